@@ -1,0 +1,62 @@
+# ears — make run (set up, build, listen) and make test (set up, build, test).
+# Everything the build and tests need is installed here, idempotently.
+
+SWIFT        ?= swift
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+CONFIG       ?=
+BUILD_DIR    ?= .build
+APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfile1-dev \
+                libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
+                pocketsphinx-en-us libmicrohttpd-dev libsystemd-dev libspeexdsp-dev \
+                flite espeak-ng sox curl strace
+DEPS_STAMP   := .deps/apt.stamp
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all setup build release run test unit-test integration-test bench clean
+
+all: build
+
+## setup: install the Debian packages ears builds and tests with (only missing ones).
+setup: $(DEPS_STAMP)
+
+$(DEPS_STAMP): Makefile
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "setup: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "setup: all Debian packages present"; fi
+	@mkdir -p .deps && touch $@
+
+## build: debug build of everything (what the tests use).
+build: setup
+	$(SWIFT) build --build-path $(BUILD_DIR)
+
+## release: optimized build (what make run and make install use).
+release: setup
+	$(SWIFT) build -c release --build-path $(BUILD_DIR)
+
+## run: set up, build, and listen on the default ALSA device in the foreground.
+run: release
+	$(BUILD_DIR)/release/ears listen $(if $(CONFIG),--config $(CONFIG),)
+
+## test: set up, build, and run every test (unit and integration).
+test: setup
+	$(SWIFT) build --build-path $(BUILD_DIR)
+	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR)
+
+unit-test: setup
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter EarsCoreTests
+
+integration-test: build
+	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests
+
+## bench: measure (numbers go into docs/performance.md by hand, with this command).
+bench: release
+	scripts/bench.sh $(BUILD_DIR)/release/ears
+
+clean:
+	rm -rf $(BUILD_DIR) .deps

@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// ears: an always-on, on-device wake-phrase listener daemon for Linux.
+//
+// The layout follows the data path: C libraries come in through one system
+// library target each (pkg-config), the pure-Swift core (`EarsCore`) holds the
+// ring, ear, detector, config and meters, and each edge (ALSA, files,
+// PocketSphinx, the status socket) is its own module behind a small protocol.
+import PackageDescription
+
+let package = Package(
+    name: "ears",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "ears", targets: ["ears"]),
+    ],
+    targets: [
+        // MARK: C libraries, one target each
+        .systemLibrary(name: "CALSA", path: "Sources/CALSA", pkgConfig: "alsa",
+                       providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", path: "Sources/CSndFile", pkgConfig: "sndfile",
+                       providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate", pkgConfig: "samplerate",
+                       providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
+                       providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // MARK: the pure-Swift core (no C imports)
+        .target(name: "EarsCore", path: "Sources/EarsCore"),
+
+        // MARK: edges
+        .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),
+        .target(name: "EarsFiles", dependencies: ["EarsCore", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
+        .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
+        .target(name: "EarsStatus", dependencies: ["EarsCore", "CMicroHTTPD"], path: "Sources/EarsStatus"),
+
+        // MARK: wiring and the command line
+        .target(name: "EarsDaemon",
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsStatus"],
+                path: "Sources/EarsDaemon"),
+        .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
+
+        // MARK: tests
+        .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore"], path: "Tests/EarsCoreTests"),
+        .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

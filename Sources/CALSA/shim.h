@@ -1,0 +1,33 @@
+#pragma once
+// alsa-lib for ears, plus the one thing Swift cannot write itself: alsa-lib's
+// error handler is variadic, so it lives here. It formats each message into a
+// per-thread buffer instead of stderr, so the audio owner can put the words
+// into its closed_why sentence (and keep alsa-lib's own lines off the journal).
+#include <alsa/asoundlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static __thread char ears_alsa_last_error[512];
+
+static void ears_alsa_error_handler(const char *file, int line, const char *function,
+                                    int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ears_alsa_last_error, sizeof ears_alsa_last_error, fmt, ap);
+    va_end(ap);
+}
+
+/// Routes alsa-lib's diagnostics into a per-thread buffer; call once per process.
+static inline int ears_alsa_capture_errors(void) {
+    return snd_lib_error_set_handler(ears_alsa_error_handler);
+}
+
+/// The last diagnostic alsa-lib reported on this thread ("" if none), then forgets it.
+static inline void ears_alsa_take_last_error(char *out, size_t size) {
+    if (size == 0) return;
+    strncpy(out, ears_alsa_last_error, size - 1);
+    out[size - 1] = 0;
+    ears_alsa_last_error[0] = 0;
+}

@@ -1,0 +1,74 @@
+/// The listening phase the status socket reports.
+public enum ListenPhase: String, Sendable, Equatable {
+    /// Trying to open the microphone or the engine.
+    case opening
+    /// Audio is flowing into the ear.
+    case listening
+    /// Not listening; `closed_why` says why in a sentence.
+    case closed
+}
+
+/// The microphone's open/close/reopen rules as a pure state machine.
+///
+/// The audio owner reports what happened; the machine answers with what to do
+/// next. Failed opens and lost devices back off 1 s, 2 s, 4 s … up to 30 s;
+/// a successful open resets the backoff. No I/O here, so the rules are tested
+/// without a sound card.
+public struct MicrophoneLifecycle: Sendable, Equatable {
+    /// First wait after a failure, in seconds.
+    public static let firstRetrySeconds = 1.0
+    /// Longest wait between attempts, in seconds.
+    public static let maxRetrySeconds = 30.0
+
+    /// What the audio owner should do next.
+    public enum Action: Sendable, Equatable {
+        /// Open the device now.
+        case open
+        /// Read chunks and feed the taps.
+        case listen
+        /// Stay closed for `seconds`, then open again; `why` goes to closed_why.
+        case waitThenRetry(seconds: Double, why: String)
+    }
+
+    /// The phase to report.
+    public private(set) var phase: ListenPhase = .opening
+    /// The sentence for closed_why while closed, else nil.
+    public private(set) var closedWhy: String?
+    /// The wait the next failure will use, in seconds.
+    public private(set) var nextRetrySeconds = MicrophoneLifecycle.firstRetrySeconds
+    /// Times the device was (re)opened successfully.
+    public private(set) var opens = 0
+
+    public init() {}
+
+    /// The first step: open.
+    public mutating func begin() -> Action {
+        phase = .opening
+        return .open
+    }
+
+    /// The device opened: listen, and forget earlier failures.
+    public mutating func opened() -> Action {
+        phase = .listening
+        closedWhy = nil
+        nextRetrySeconds = MicrophoneLifecycle.firstRetrySeconds
+        opens += 1
+        return .listen
+    }
+
+    /// Opening failed, or the device went away while listening, for the reason
+    /// `why`: close, wait, and try again with a longer wait next time.
+    public mutating func failed(why: String) -> Action {
+        phase = .closed
+        closedWhy = why
+        let wait = nextRetrySeconds
+        nextRetrySeconds = min(MicrophoneLifecycle.maxRetrySeconds, nextRetrySeconds * 2)
+        return .waitThenRetry(seconds: wait, why: why)
+    }
+
+    /// The wait is over: open again (the phase stays closed until it works,
+    /// so the reason stays visible).
+    public mutating func retryDue() -> Action {
+        .open
+    }
+}

@@ -1,0 +1,127 @@
+/// Reads ears.conf: INI-style like systemd units.
+///
+///     # comment            ; comment too
+///     [section]
+///     key = value
+///
+/// Unknown sections, unknown keys and bad values are errors that name
+/// `file:line`, say what is wrong and list what is allowed. A key given twice
+/// takes the last value, except `phrase`, which adds a phrase each time.
+public enum ConfigParser {
+    /// One known key: where it lives, what it accepts, how it applies.
+    struct Key: Sendable {
+        let section: String
+        let name: String
+        /// What is allowed, in words, for error messages.
+        let allowed: String
+        let apply: @Sendable (inout EarsConfig, String, inout Bool) -> String?
+    }
+
+    /// Parses `text` read from `file` (the name is used in errors only).
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> EarsConfig {
+        var config = EarsConfig()
+        var section: String?
+        var phrasesSeen = false
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = offset + 1
+            let trimmed = rawLine.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+            if trimmed.hasPrefix("[") {
+                guard trimmed.hasSuffix("]") else {
+                    throw ConfigError(file: file, line: line, message: "a section header must look like [name]; allowed sections: \(sectionList)")
+                }
+                let name = String(trimmed.dropFirst().dropLast()).trimmingSpaces
+                guard keys.contains(where: { $0.section == name }) else {
+                    throw ConfigError(file: file, line: line, message: "unknown section [\(name)]; allowed sections: \(sectionList)")
+                }
+                section = name
+                continue
+            }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw ConfigError(file: file, line: line, message: "expected 'key = value', a [section] or a # comment")
+            }
+            let name = String(trimmed[..<equals]).trimmingSpaces
+            let value = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
+            guard let section else {
+                throw ConfigError(file: file, line: line, message: "'\(name)' is outside any section; put it under one of \(sectionList)")
+            }
+            guard let key = keys.first(where: { $0.section == section && $0.name == name }) else {
+                let here = keys.filter { $0.section == section }.map(\.name).joined(separator: ", ")
+                throw ConfigError(file: file, line: line, message: "unknown key '\(name)' in [\(section)]; allowed keys: \(here)")
+            }
+            if let problem = key.apply(&config, value, &phrasesSeen) {
+                throw ConfigError(file: file, line: line, message: "bad value '\(value)' for \(name): \(problem); allowed: \(key.allowed)")
+            }
+        }
+        return config
+    }
+
+    /// Every key, for documentation checks: `section.name` → what is allowed.
+    public static var documentedKeys: [(key: String, allowed: String)] {
+        keys.map { ("\($0.section).\($0.name)", $0.allowed) }
+    }
+
+    private static var sectionList: String {
+        var seen: [String] = []
+        for key in keys where !seen.contains(key.section) { seen.append(key.section) }
+        return seen.map { "[\($0)]" }.joined(separator: ", ")
+    }
+
+    static let keys: [Key] = [
+        Key(section: "audio", name: "device", allowed: "an ALSA capture device name such as default, hw:1,0 or plughw:CARD=Mic") { config, value, _ in
+            guard !value.isEmpty else { return "the device name is empty" }
+            config.device = value
+            return nil
+        },
+        Key(section: "engine", name: "engine", allowed: EngineKind.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
+            guard let engine = EngineKind(rawValue: value.lowercased()) else { return "not a known engine" }
+            config.engine = engine
+            return nil
+        },
+        Key(section: "engine", name: "model", allowed: "an absolute path to the engine's model directory, or empty for the installed default") { config, value, _ in
+            if value.isEmpty { config.model = nil; return nil }
+            guard value.hasPrefix("/") else { return "the path is not absolute" }
+            config.model = value
+            return nil
+        },
+        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0), e.g. hey cordelia | 0.8") { config, value, seen in
+            let parts = value.split(separator: "|", maxSplits: 1).map { String($0).trimmingSpaces }
+            guard let text = parts.first, !PhraseMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
+            var phrase = WakePhrase(text: text)
+            if parts.count == 2 {
+                guard let threshold = Double(parts[1]), threshold >= 0.05, threshold <= 1 else { return "the threshold is not a number from 0.05 to 1.0" }
+                phrase.threshold = threshold
+            }
+            // The first phrase in a file replaces the built-in default; later ones add.
+            if !seen { config.phrases = []; seen = true }
+            config.phrases.append(phrase)
+            return nil
+        },
+        Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in
+            guard let seconds = Double(value), seconds >= 0, seconds <= 60 else { return "not a number of seconds from 0 to 60" }
+            config.refractorySeconds = seconds
+            return nil
+        },
+        Key(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { config, value, _ in
+            if value.isEmpty { config.runtimeDirectory = nil; return nil }
+            guard value.hasPrefix("/") else { return "the path is not absolute" }
+            config.runtimeDirectory = value
+            return nil
+        },
+        Key(section: "status", name: "socket_mode", allowed: "octal permission bits from 0600 to 0666, e.g. 0660") { config, value, _ in
+            guard let mode = UInt32(value, radix: 8), mode >= 0o600, mode <= 0o666 else { return "not an octal mode from 0600 to 0666" }
+            config.socketMode = mode
+            return nil
+        },
+    ]
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs (and a stray CR).
+    var trimmingSpaces: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,60 @@
+/// Everything ears can be told, with the defaults a fresh install runs with.
+/// Read from ears.conf (`ConfigParser`), then overridden by command-line flags.
+/// Every key is documented in docs/configuration.md.
+public struct EarsConfig: Sendable, Equatable {
+    /// Where the daemon looks when `--config` is not given.
+    public static let defaultPath = "/etc/ears/ears.conf"
+    /// The phrase listened for when none is configured.
+    public static let defaultPhrase = "hey cordelia"
+    /// Mode of the status socket file when none is configured.
+    public static let defaultSocketMode: UInt32 = 0o660
+
+    /// `[audio] device`: ALSA capture device name.
+    public var device = "default"
+    /// `[engine] engine`: which transcriber runs.
+    public var engine: EngineKind = .pocketsphinx
+    /// `[engine] model`: model directory; nil means the engine's installed default.
+    public var model: String?
+    /// `[wake] phrase` (repeatable): the phrases, each with its threshold.
+    public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
+    /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.
+    public var refractorySeconds = WakeDetector.defaultRefractorySeconds
+    /// `[status] runtime_directory`: where sockets live; nil means the environment decides.
+    public var runtimeDirectory: String?
+    /// `[status] socket_mode`: permission bits of the status socket (octal in the file).
+    public var socketMode: UInt32 = EarsConfig.defaultSocketMode
+
+    public init() {}
+}
+
+/// The transcription engines ears knows.
+public enum EngineKind: String, Sendable, CaseIterable {
+    /// CMU PocketSphinx from Debian: English, the default.
+    case pocketsphinx
+    /// Vosk (Kaldi): Korean and any language with a Vosk model.
+    case vosk
+}
+
+/// A configuration mistake, located and explained.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file the mistake is in (or `--flag` for a command-line value).
+    public var file: String
+    /// 1-based line number; 0 when the mistake is not on a line (a missing file).
+    public var line: Int
+    /// What is wrong and what is allowed.
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message`, the form editors and people both read.
+    public var description: String {
+        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    }
+
+    /// The process exit status for a configuration error (EX_CONFIG).
+    public static let exitCode: Int32 = 78
+}

@@ -1,0 +1,112 @@
+/// The ear: the tap that listens while nobody has called.
+///
+/// Each 100 ms chunk from the audio owner goes into a fixed 3.5 s ring (the
+/// only audio ears keeps, and only in memory), is counted in the meter, and
+/// is fed to the transcriber. The ear keeps the last six final pieces plus
+/// the current volatile one, because only the latest words can hold a phrase.
+///
+/// An `Ear` is used from the audio owner's thread only.
+public final class Ear {
+    /// Seconds of audio the ring holds: 3.5 s, 56,000 samples at 16 kHz.
+    public static let ringSeconds = 3.5
+    /// Final pieces kept for the detector; older ones are forgotten.
+    public static let keptFinalPieces = 6
+
+    /// The last 3.5 s of audio.
+    public private(set) var ring = SampleRing(seconds: Ear.ringSeconds)
+    /// Counts and levels, never content.
+    public private(set) var meter = EarMeter()
+    /// The engine this ear feeds.
+    public let transcriber: any Transcriber
+
+    private var finals: [TranscriptPiece] = []
+    private var volatile: TranscriptPiece?
+    private let gate: SpeechGate?
+    private let monotonicSeconds: @Sendable () -> Double
+
+    /// Makes an ear feeding `transcriber`. `gate`, if given, decides which
+    /// chunks reach the transcriber (silence is skipped; the ring supplies the
+    /// onset when speech starts). `monotonicSeconds` is the clock for
+    /// "seconds since audio"; it is passed in so tests can drive it.
+    public init(transcriber: any Transcriber, gate: SpeechGate? = nil,
+                monotonicSeconds: @escaping @Sendable () -> Double) {
+        self.transcriber = transcriber
+        self.gate = gate
+        self.monotonicSeconds = monotonicSeconds
+    }
+
+    /// Starts the transcriber on a fresh stream beginning at `startSample`.
+    public func start(atSample startSample: Int64 = 0) throws(TranscriberError) {
+        finals.removeAll()
+        volatile = nil
+        ring.removeAll()
+        gate?.reset()
+        try transcriber.start(atSample: startSample)
+    }
+
+    /// Takes one chunk: ring, meter, transcriber. Returns the pieces the
+    /// transcriber produced for it, already folded into `recentPieces`.
+    public func take(_ chunk: AudioChunk) throws(TranscriberError) -> [TranscriptPiece] {
+        meter.chunks += 1
+        meter.lastAudioAt = monotonicSeconds()
+        meter.loudest = max(meter.loudest, chunk.peakLevel)
+        ring.append(contentsOf: chunk.samples)
+
+        var toFeed: [AudioChunk] = [chunk]
+        if let gate {
+            toFeed = gate.admit(chunk, ring: ring)
+        }
+        var produced: [TranscriptPiece] = []
+        for piece in toFeed {
+            meter.fed += 1
+            produced += try transcriber.feed(piece.samples, atSample: piece.startSample)
+        }
+        absorb(produced)
+        return produced
+    }
+
+    /// Ends the stream (end of a file): the open utterance comes back final.
+    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+        let produced = try transcriber.finish()
+        absorb(produced)
+        return produced
+    }
+
+    /// The pieces a phrase can be in: up to six finals, oldest first, then the
+    /// current volatile piece if there is one.
+    public var recentPieces: [TranscriptPiece] {
+        finals + (volatile.map { [$0] } ?? [])
+    }
+
+    /// Seconds since the last chunk, or nil before the first.
+    public var secondsSinceAudio: Double? {
+        meter.secondsSinceAudio(now: monotonicSeconds())
+    }
+
+    private func absorb(_ pieces: [TranscriptPiece]) {
+        for piece in pieces {
+            meter.results += 1
+            switch piece.kind {
+            case .volatile:
+                volatile = piece
+            case .final:
+                if volatile?.utterance == piece.utterance { volatile = nil }
+                finals.append(piece)
+                if finals.count > Ear.keptFinalPieces {
+                    finals.removeFirst(finals.count - Ear.keptFinalPieces)
+                }
+            }
+        }
+    }
+}
+
+/// Decides which chunks reach the transcriber. A gate that skips silence
+/// returns no chunks; when speech starts it returns the onset the ring still
+/// holds followed by the chunk, so the first word is not lost.
+public protocol SpeechGate: AnyObject {
+    /// Returns the chunks to feed for `chunk` (possibly none, possibly the
+    /// ring's recent audio first). `ring` already contains `chunk`.
+    func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk]
+    /// Forgets all state (a new stream).
+    func reset()
+}

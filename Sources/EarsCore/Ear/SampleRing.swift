@@ -1,0 +1,90 @@
+/// A fixed-capacity ring of 16-bit samples: the ear's short memory.
+///
+/// Storage is allocated once, rounded up to a power of two so indices are
+/// masked rather than divided, and never grows: appending past `capacity`
+/// overwrites the oldest samples. `count` never exceeds `capacity`, which is
+/// how "the ring holds at most 3.5 s" is a property of the type rather than
+/// of the caller's discipline.
+public struct SampleRing: Sendable {
+    /// How many samples the ring holds at most (56,000 for 3.5 s at 16 kHz).
+    public let capacity: Int
+    private var storage: [Int16]
+    private let mask: Int
+    /// Index of the next write, always within `0..<storage.count`.
+    private var head = 0
+    /// Number of valid samples, always `<= capacity`.
+    public private(set) var count = 0
+    /// Samples ever appended (for audio time bookkeeping).
+    public private(set) var totalAppended: Int64 = 0
+
+    /// Makes an empty ring for `capacity` samples. `capacity` must be positive.
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a ring needs room for at least one sample")
+        self.capacity = capacity
+        var size = 1
+        while size < capacity { size <<= 1 }
+        storage = [Int16](repeating: 0, count: size)
+        mask = size - 1
+    }
+
+    /// Makes a ring that holds `seconds` of 16 kHz audio.
+    public init(seconds: Double) {
+        self.init(capacity: AudioFormat.samples(inSeconds: seconds))
+    }
+
+    /// Seconds of audio currently held.
+    public var heldSeconds: Double { Double(count) / Double(AudioFormat.sampleRate) }
+
+    /// Number of samples the backing store has room for; fixed for the ring's life.
+    /// Exposed so tests can check the ring never reallocates.
+    public var storageCapacity: Int { storage.count }
+
+    /// Appends samples, dropping the oldest ones past `capacity`.
+    public mutating func append(contentsOf samples: some Collection<Int16>) {
+        // Only the newest `capacity` samples can survive, so skip the rest up front.
+        let keep = samples.count > capacity ? samples.suffix(capacity) : samples[...]
+        storage.withUnsafeMutableBufferPointer { buffer in
+            for sample in keep {
+                buffer[head] = sample
+                head = (head + 1) & mask
+            }
+        }
+        count = min(capacity, count + keep.count)
+        totalAppended += Int64(samples.count)
+        assertInvariants()
+    }
+
+    /// The newest `sampleCount` samples (or all held, if fewer), oldest first.
+    public func tail(_ sampleCount: Int) -> [Int16] {
+        let n = max(0, min(sampleCount, count))
+        var out = [Int16]()
+        out.reserveCapacity(n)
+        var index = (head - n) & mask
+        for _ in 0..<n {
+            out.append(storage[index])
+            index = (index + 1) & mask
+        }
+        return out
+    }
+
+    /// The newest `seconds` of audio held, oldest first.
+    public func tail(seconds: Double) -> [Int16] {
+        tail(AudioFormat.samples(inSeconds: seconds))
+    }
+
+    /// Forgets every sample (storage is kept and zeroed, so nothing lingers in memory).
+    public mutating func removeAll() {
+        storage.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = 0 }
+        }
+        head = 0
+        count = 0
+        assertInvariants()
+    }
+
+    private func assertInvariants() {
+        assert(count >= 0 && count <= capacity, "ring count \(count) outside 0...\(capacity)")
+        assert(head >= 0 && head < storage.count, "ring head \(head) outside storage")
+        assert(capacity <= storage.count, "ring storage shrank")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// What `GET /ears` answers: the phase and content-free meters. By
+/// construction it has no field that could carry transcript text or audio;
+/// `heard_shown` only says whether the owner switched the ear text on.
+public struct StatusReport: Sendable, Equatable {
+    public var phase: ListenPhase = .opening
+    /// One sentence while closed, else nil.
+    public var closedWhy: String?
+    /// Engine name, e.g. `pocketsphinx`.
+    public var engine: String
+    /// Model name or path.
+    public var model: String
+    /// The process's own CPU use over the last sampling window, percent of one core.
+    public var cpuPercent: Double = 0
+    /// The ear's meter.
+    public var ear = EarMeter()
+    /// Seconds since the last chunk, or nil before the first.
+    public var secondsSinceAudio: Double?
+    /// Wakes since start.
+    public var wakes = 0
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Double = 0
+    /// Whether the ear text switch is on (never the text itself).
+    public var heardShown = false
+
+    public init(engine: String, model: String) {
+        self.engine = engine
+        self.model = model
+    }
+
+    /// The JSON body for `GET /ears`, keys in a stable order.
+    public func json() -> String {
+        var fields: [(String, String)] = [
+            ("phase", JSONText.string(phase.rawValue)),
+            ("closed_why", closedWhy.map(JSONText.string) ?? "null"),
+            ("engine", JSONText.string(engine)),
+            ("model", JSONText.string(model)),
+            ("cpu_pct", JSONText.number(cpuPercent, places: 2)),
+        ]
+        let earFields: [(String, String)] = [
+            ("chunks", String(ear.chunks)),
+            ("fed", String(ear.fed)),
+            ("results", String(ear.results)),
+            ("loudest", JSONText.number(ear.loudest, places: 4)),
+            ("since_audio_s", secondsSinceAudio.map { JSONText.number($0, places: 2) } ?? "null"),
+        ]
+        fields.append(("ear", JSONText.object(earFields)))
+        fields.append(("wakes", String(wakes)))
+        fields.append(("uptime_s", JSONText.number(uptimeSeconds, places: 1)))
+        fields.append(("heard_shown", heardShown ? "true" : "false"))
+        return JSONText.object(fields)
+    }
+}
+
+/// Minimal JSON writing with stable key order (JSONEncoder reorders keys and
+/// cannot write an explicit null for an absent optional without ceremony).
+public enum JSONText {
+    /// A JSON string literal with the required escapes.
+    public static func string(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A JSON number with at most `places` decimals; non-finite values become 0.
+    public static func number(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "0" }
+        let formatted = String(format: "%.\(places)f", value)
+        // Trim trailing zeros so 3.50 reads 3.5 and 2.00 reads 2.
+        guard formatted.contains(".") else { return formatted }
+        var trimmed = Substring(formatted)
+        while trimmed.hasSuffix("0") { trimmed.removeLast() }
+        if trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed == "-0" ? "0" : String(trimmed)
+    }
+
+    /// A JSON object from already-encoded values, in the given order.
+    public static func object(_ fields: [(String, String)]) -> String {
+        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+}

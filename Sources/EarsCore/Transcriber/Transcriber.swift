@@ -1,0 +1,72 @@
+/// A streaming speech-to-text engine seen from the ear: it is fed 16 kHz mono
+/// samples and answers with text pieces. Engines live in their own modules
+/// (`EarsPocketSphinx`, later Vosk); the core never imports them.
+///
+/// Contract: `start` before the first `feed`; `feed` returns whatever pieces the
+/// engine produced for that audio (often none); `finish` flushes the current
+/// utterance as a final piece; `reset` forgets everything and starts afresh.
+/// Engines are used from one thread.
+public protocol Transcriber: AnyObject {
+    /// Engine name for the status socket, e.g. `pocketsphinx`.
+    var engineName: String { get }
+    /// Model name or path for the status socket (never transcript text).
+    var modelName: String { get }
+
+    /// Prepares a fresh stream whose audio time starts at `startSample`.
+    func start(atSample startSample: Int64) throws(TranscriberError)
+    /// Feeds samples that begin at audio time `startSample`; returns new pieces.
+    func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece]
+    /// Ends the stream: the open utterance, if any, comes back as a final piece.
+    func finish() throws(TranscriberError) -> [TranscriptPiece]
+    /// Drops all state; the next call must be `start`.
+    func reset()
+}
+
+/// One piece of transcript. A volatile piece is a guess for an utterance still
+/// being spoken and is replaced by later pieces of the same `utterance`; a
+/// final piece is the engine's last word on that utterance.
+public struct TranscriptPiece: Sendable, Equatable {
+    /// Whether the engine may still change this text.
+    public enum Kind: String, Sendable { case volatile, final }
+
+    public var kind: Kind
+    /// The words, as the engine wrote them. Never logged, never on the status socket.
+    public var text: String
+    /// Engine-assigned utterance number; volatile and final pieces of the same
+    /// speech share it, which is how a phrase fires once per utterance.
+    public var utterance: Int
+    /// Audio time of the utterance start, in seconds since the stream started.
+    public var startSeconds: Double
+    /// Audio time the piece covers up to, in seconds since the stream started.
+    public var endSeconds: Double
+
+    public init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double) {
+        self.kind = kind
+        self.text = text
+        self.utterance = utterance
+        self.startSeconds = startSeconds
+        self.endSeconds = endSeconds
+    }
+}
+
+/// Why an engine could not start or run, with what to do about it.
+public enum TranscriberError: Error, Equatable, Sendable {
+    /// A model file or directory is missing; `install` says how to get it.
+    case modelMissing(engine: String, path: String, install: String)
+    /// The engine library itself is missing (e.g. libvosk.so).
+    case libraryMissing(engine: String, library: String, install: String)
+    /// The engine refused the model or configuration.
+    case engineFailed(engine: String, detail: String)
+
+    /// One sentence for `closed_why` and logs.
+    public var sentence: String {
+        switch self {
+        case let .modelMissing(engine, path, install):
+            return "The \(engine) model is not installed at \(path); \(install)."
+        case let .libraryMissing(engine, library, install):
+            return "The \(engine) library \(library) is not installed; \(install)."
+        case let .engineFailed(engine, detail):
+            return "The \(engine) engine failed to start (\(detail))."
+        }
+    }
+}

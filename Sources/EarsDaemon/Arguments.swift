@@ -1,0 +1,174 @@
+import EarsCore
+
+/// What the command line asked for.
+public enum Invocation: Equatable {
+    /// `ears listen`: the daemon.
+    case listen(ListenOptions)
+    /// `ears scan FILE...`: the same ear over files, as fast as the CPU allows.
+    case scan(ScanOptions)
+    /// `ears status`: print `GET /ears` from the running daemon.
+    case status(ConfigOverrides)
+    /// `ears check-config`: parse the configuration and report.
+    case checkConfig(ConfigOverrides)
+    /// `ears --version`.
+    case version
+    /// `ears --help` or no arguments.
+    case help
+}
+
+/// Flags that override ears.conf; nil means "as configured".
+public struct ConfigOverrides: Equatable {
+    /// `--config PATH`; nil means /etc/ears/ears.conf if it exists.
+    public var configPath: String?
+    public var device: String?
+    public var engine: EngineKind?
+    public var model: String?
+    /// `--phrase P` (repeatable): replaces the configured phrases.
+    public var phrases: [String] = []
+    public var threshold: Double?
+    public var runtimeDirectory: String?
+
+    public init() {}
+
+    /// Applies the flags on top of `config`.
+    public func apply(to config: inout EarsConfig) {
+        if let device { config.device = device }
+        if let engine { config.engine = engine }
+        if let model { config.model = model }
+        if !phrases.isEmpty {
+            config.phrases = phrases.map { WakePhrase(text: $0) }
+        }
+        if let threshold {
+            for index in config.phrases.indices { config.phrases[index].threshold = threshold }
+        }
+        if let runtimeDirectory { config.runtimeDirectory = runtimeDirectory }
+    }
+}
+
+/// `ears listen` options.
+public struct ListenOptions: Equatable {
+    public var overrides = ConfigOverrides()
+    /// `--input FILE`: a sound file paced at real time instead of the microphone.
+    public var inputFile: String?
+    public init() {}
+}
+
+/// `ears scan` options.
+public struct ScanOptions: Equatable {
+    public var overrides = ConfigOverrides()
+    public var files: [String] = []
+    /// `--json`: one JSON line per wake and a summary line.
+    public var json = false
+    public init() {}
+}
+
+/// A command-line mistake, said in one line with what is allowed.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+/// Parses `ears` arguments (without the program name).
+public enum Arguments {
+    /// The usage text for `--help`.
+    public static let usage = """
+    usage: ears <command> [options]
+
+    commands:
+      listen [--input FILE]        listen on the microphone (or a file at real time)
+      scan FILE... [--json]        run the ear over files as fast as possible
+      status                       print the running daemon's meters (GET /ears)
+      check-config                 read the configuration and report problems
+      --version                    print the version
+
+    options (override ears.conf):
+      --config PATH      configuration file (default /etc/ears/ears.conf)
+      --device NAME      ALSA capture device (default: default)
+      --engine NAME      pocketsphinx or vosk
+      --model DIR        engine model directory
+      --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
+      --threshold X      match score needed, 0.05 to 1.0
+      --runtime-dir DIR  where status.sock lives
+    """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let command = arguments.first else { return .help }
+        var rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help": return .help
+        case "--version", "version": return .version
+        case "listen":
+            var options = ListenOptions()
+            try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
+                guard flag == "--input" else { return false }
+                options.inputFile = try value()
+                return true
+            }
+            try rejectOperands(rest, command: command)
+            return .listen(options)
+        case "scan":
+            var options = ScanOptions()
+            try parseFlags(&rest, into: &options.overrides) { flag, _ in
+                guard flag == "--json" else { return false }
+                options.json = true
+                return true
+            }
+            options.files = rest
+            guard !options.files.isEmpty else { throw UsageError(description: "ears scan: give at least one audio file") }
+            return .scan(options)
+        case "status", "check-config":
+            var overrides = ConfigOverrides()
+            try parseFlags(&rest, into: &overrides) { _, _ in false }
+            try rejectOperands(rest, command: command)
+            return command == "status" ? .status(overrides) : .checkConfig(overrides)
+        default:
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, check-config, --version, --help")
+        }
+    }
+
+    /// Consumes the shared flags (and any the command's `extra` accepts);
+    /// leaves operands in `rest`.
+    private static func parseFlags(_ rest: inout [String], into overrides: inout ConfigOverrides,
+                                   extra: (String, () throws(UsageError) -> String) throws(UsageError) -> Bool) throws(UsageError) {
+        var operands: [String] = []
+        var index = 0
+        let all = rest
+        while index < all.count {
+            let flag = all[index]
+            index += 1
+            guard flag.hasPrefix("--") else { operands.append(flag); continue }
+            let value = { () throws(UsageError) -> String in
+                guard index < all.count else { throw UsageError(description: "ears: \(flag) needs a value") }
+                index += 1
+                return all[index - 1]
+            }
+            switch flag {
+            case "--config": overrides.configPath = try value()
+            case "--device": overrides.device = try value()
+            case "--engine":
+                let name = try value()
+                guard let engine = EngineKind(rawValue: name) else {
+                    throw UsageError(description: "ears: --engine \(name) is not known; allowed: \(EngineKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                overrides.engine = engine
+            case "--model": overrides.model = try value()
+            case "--phrase": overrides.phrases.append(try value())
+            case "--threshold":
+                let text = try value()
+                guard let threshold = Double(text), threshold >= 0.05, threshold <= 1 else {
+                    throw UsageError(description: "ears: --threshold \(text) is not a number from 0.05 to 1.0")
+                }
+                overrides.threshold = threshold
+            case "--runtime-dir": overrides.runtimeDirectory = try value()
+            default:
+                guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }
+            }
+        }
+        rest = operands
+    }
+
+    private static func rejectOperands(_ operands: [String], command: String) throws(UsageError) {
+        if let first = operands.first {
+            throw UsageError(description: "ears \(command): unexpected argument '\(first)'; see ears --help")
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Dispatch
+import EarsALSA
+import EarsCore
+import EarsFiles
+import EarsStatus
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `ears` program: parses the command line and runs a command.
+public enum EarsMain {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+
+    /// Exit statuses, documented in docs/operations.md.
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        /// Bad command line (EX_USAGE).
+        public static let usage: Int32 = 64
+        /// Bad configuration (EX_CONFIG).
+        public static let config: Int32 = ConfigError.exitCode
+    }
+
+    /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        let invocation: Invocation
+        do throws(UsageError) {
+            invocation = try Arguments.parse(arguments)
+        } catch {
+            printError(error.description)
+            return ExitCode.usage
+        }
+        switch invocation {
+        case .help:
+            say(Arguments.usage)
+            return ExitCode.success
+        case .version:
+            say("ears \(version)")
+            return ExitCode.success
+        case let .checkConfig(overrides):
+            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
+            return ExitCode.success
+        case let .status(overrides):
+            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
+            do throws(StatusClient.Failure) {
+                let answer = try StatusClient.get("/ears", socketPath: socketPath)
+                say(answer.body)
+                return answer.status == 200 ? ExitCode.success : ExitCode.failure
+            } catch {
+                printError("ears status: \(error.description)")
+                return ExitCode.failure
+            }
+        case let .scan(options):
+            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
+            return ScanCommand.run(options, config: config, output: say, errors: printError)
+        case let .listen(options):
+            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
+            return listen(options, config: config)
+        }
+    }
+
+    private static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+        do throws(ConfigError) {
+            return try ConfigLoader.load(overrides)
+        } catch {
+            printError(error.description)
+            return nil
+        }
+    }
+
+    /// `ears listen`: status socket, audio loop, signals. Returns on SIGTERM/SIGINT.
+    private static func listen(_ options: ListenOptions, config: EarsConfig) -> Int32 {
+        let log = EarsLog { level, message in
+            say("\(level.rawValue): \(message)")
+        }
+        // Block the stop signals before any thread starts, so every thread
+        // inherits the mask and the dispatch sources below cannot miss one.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let board = StatusBoard(engine: config.engine.rawValue, model: EngineFactory.modelLabel(for: config),
+                                clock: ProcessClock.monotonicSeconds)
+        let runtimeDirectory = ConfigLoader.runtimeDirectory(for: config)
+        let socketPath = runtimeDirectory + "/status.sock"
+        let server: StatusServer
+        do {
+            try UnixSocketListener.prepareDirectory(runtimeDirectory)
+            server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
+                StatusRoutes.answer(request, board: board)
+            }
+        } catch {
+            printError("ears: cannot serve status on \(socketPath): \(error)")
+            return ExitCode.failure
+        }
+        log.info("status on \(socketPath)")
+
+        let source: any AudioSource = options.inputFile.map { SoundFileSource(path: $0, pacedAtRealTime: true) }
+            ?? AlsaMicrophone(device: config.device)
+        let service = ListenService(config: config, source: source, board: board, log: log) { wake in
+            log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
+        }
+        let audioThread = Thread { service.run() }
+        audioThread.name = "ears-audio"
+        audioThread.start()
+
+        // CPU % is sampled on its own timer so it keeps moving while closed.
+        let meterQueue = DispatchQueue(label: "ears.meter")
+        let cpuTimer = DispatchSource.makeTimerSource(queue: meterQueue)
+        let cpuMeter = Mutex(CPUMeter())
+        cpuTimer.schedule(deadline: .now(), repeating: 1.0)
+        cpuTimer.setEventHandler {
+            let percent = cpuMeter.withLock { meter -> Double in
+                meter.record(cpuSeconds: ProcessClock.cpuSeconds(), wallSeconds: ProcessClock.monotonicSeconds())
+                return meter.percent
+            }
+            board.update { $0.cpuPercent = percent }
+        }
+        cpuTimer.resume()
+
+        let stopRequested = DispatchSemaphore(value: 0)
+        let signalQueue = DispatchQueue(label: "ears.signals")
+        var sources: [DispatchSourceSignal] = []
+        for signal in [SIGTERM, SIGINT] {
+            let signalSource = DispatchSource.makeSignalSource(signal: signal, queue: signalQueue)
+            signalSource.setEventHandler { stopRequested.signal() }
+            signalSource.resume()
+            sources.append(signalSource)
+        }
+        stopRequested.wait()
+        log.info("stopping")
+        service.stop()
+        // The audio thread notices within a chunk; a device stuck in a read
+        // must not hold up shutdown, so wait at most a second.
+        let deadline = ProcessClock.monotonicSeconds() + 1.0
+        while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
+        cpuTimer.cancel()
+        sources.forEach { $0.cancel() }
+        server.stop()
+        log.info("stopped")
+        return ExitCode.success
+    }
+
+    /// Writes one line to stdout at once (unbuffered, so the journal and
+    /// tests see each line as it happens).
+    @Sendable static func say(_ message: String) {
+        FileHandle.standardOutput.write(Data((message + "\n").utf8))
+    }
+
+    @Sendable private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+import Synchronization

@@ -1,0 +1,163 @@
+import EarsCore
+import Synchronization
+
+/// The audio owner and the ear, wired together: the loop behind `ears listen`.
+///
+/// It is the only code that reads the microphone. Each chunk goes to the taps
+/// (today the ear and its detector). Opening the engine and the device follows
+/// `MicrophoneLifecycle`: every failure becomes `closed` with the failure's
+/// sentence, then a retry after 1 s, 2 s, … 30 s. `run()` blocks the calling
+/// thread until `stop()`.
+public final class ListenService: @unchecked Sendable {
+    // @unchecked: `run()` owns every mutable field below from one thread; the
+    // only cross-thread state is `stopping` (atomic) and the board (locked).
+    private let config: EarsConfig
+    private let source: any AudioSource
+    private let board: StatusBoard
+    private let log: EarsLog
+    private let onWake: @Sendable (WakeEvent) -> Void
+    private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
+    private let loopBeats = Atomic<Int>(0)
+
+    private var lifecycle = MicrophoneLifecycle()
+    private var ear: Ear?
+    private var detector: WakeDetector
+    private var sourceOpen = false
+
+    /// Makes the service. `onWake` is called on the audio thread for each wake.
+    public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
+                onWake: @escaping @Sendable (WakeEvent) -> Void) {
+        self.config = config
+        self.source = source
+        self.board = board
+        self.log = log
+        self.onWake = onWake
+        self.detector = WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds)
+    }
+
+    /// Asks the loop to end; it notices within one chunk (or one 100 ms sleep step).
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// Whether `run()` has returned.
+    public var hasFinished: Bool { finished.load(ordering: .acquiring) }
+
+    /// Counts loop iterations; a watchdog can tell a live loop from a stuck one.
+    public var heartbeat: Int { loopBeats.load(ordering: .relaxed) }
+
+    /// Runs the loop until `stop()`.
+    public func run() {
+        defer {
+            if sourceOpen { source.close() }
+            finished.store(true, ordering: .releasing)
+        }
+        var action = lifecycle.begin()
+        publishPhase()
+        while !stopping.load(ordering: .relaxed) {
+            loopBeats.add(1, ordering: .relaxed)
+            switch action {
+            case .open:
+                action = openEverything()
+            case .listen:
+                action = listenOnce() ?? .listen
+            case let .waitThenRetry(seconds, _):
+                ProcessClock.sleep(seconds: seconds) { stopping.load(ordering: .relaxed) }
+                action = lifecycle.retryDue()
+            }
+        }
+    }
+
+    /// Loads the engine (once) and opens the source; any failure closes with its sentence.
+    private func openEverything() -> MicrophoneLifecycle.Action {
+        do throws(TranscriberError) {
+            if ear == nil {
+                let transcriber = try EngineFactory.make(for: config)
+                ear = Ear(transcriber: transcriber, monotonicSeconds: ProcessClock.monotonicSeconds)
+                board.update { $0.model = transcriber.modelName }
+                log.info("engine \(transcriber.engineName) loaded (model \(transcriber.modelName))")
+            }
+        } catch {
+            return fail(error.sentence)
+        }
+        do throws(AudioSourceError) {
+            try source.open()
+            sourceOpen = true
+        } catch {
+            return fail(error.sentence)
+        }
+        do throws(TranscriberError) {
+            try ear?.start(atSample: 0)
+        } catch {
+            return fail(error.sentence)
+        }
+        detector.reset()
+        let action = lifecycle.opened()
+        publishPhase()
+        log.info("listening on \(source.sourceName) for \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
+        return action
+    }
+
+    /// Reads one chunk and hands it to the taps. Returns a new action on failure or end of input.
+    private func listenOnce() -> MicrophoneLifecycle.Action? {
+        guard let ear else { return lifecycle.begin() }
+        let chunk: AudioChunk
+        do throws(AudioSourceError) {
+            guard let next = try source.read() else {
+                finishInput(ear)
+                return fail("The input \(source.sourceName) has ended; there is nothing more to hear.", retry: false)
+            }
+            chunk = next
+        } catch {
+            return fail(error.sentence)
+        }
+        do throws(TranscriberError) {
+            let pieces = try ear.take(chunk)
+            consider(pieces, ear: ear)
+        } catch {
+            log.error(error.sentence)
+            ear.transcriber.reset()
+            try? ear.start(atSample: chunk.endSample)
+        }
+        let meter = ear.meter
+        board.update { $0.ear = meter }
+        return nil
+    }
+
+    private func finishInput(_ ear: Ear) {
+        if let pieces = try? ear.finish() { consider(pieces, ear: ear) }
+        let meter = ear.meter
+        board.update { $0.ear = meter }
+    }
+
+    private func consider(_ pieces: [TranscriptPiece], ear: Ear) {
+        for piece in pieces {
+            guard let wake = detector.consider(piece, recent: ear.recentPieces) else { continue }
+            board.update { $0.wakes += 1 }
+            onWake(wake)
+        }
+    }
+
+    private func fail(_ why: String, retry: Bool = true) -> MicrophoneLifecycle.Action {
+        if sourceOpen {
+            source.close()
+            sourceOpen = false
+        }
+        let action = lifecycle.failed(why: why)
+        publishPhase()
+        log.warning("closed: \(why)")
+        if !retry {
+            // A finished file does not come back: park until stopped.
+            return .waitThenRetry(seconds: .greatestFiniteMagnitude, why: why)
+        }
+        return action
+    }
+
+    private func publishPhase() {
+        let phase = lifecycle.phase
+        let why = lifecycle.closedWhy
+        board.update {
+            $0.phase = phase
+            $0.closedWhy = why
+        }
+    }
+}

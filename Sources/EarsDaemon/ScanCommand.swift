@@ -1,0 +1,80 @@
+import EarsCore
+import EarsFiles
+
+/// `ears scan FILE...`: the listening ear over files, as fast as the CPU allows.
+///
+/// Output with `--json` (stable; benchmarks and tuning depend on it): one line
+/// per wake, `{"event":"wake","file":F,"phrase":P,"t":T,"score":S}` with `t`
+/// the seconds of audio into the file at the wake, then one summary line
+/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N}`. A file that cannot
+/// be read is reported on stderr (and as `{"event":"error",...}`) and the
+/// others still run; the exit status is then 1.
+public enum ScanCommand {
+    /// Runs the scan; returns the process exit status.
+    public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
+                           errors: @escaping (String) -> Void) -> Int32 {
+        let transcriber: any Transcriber
+        do throws(TranscriberError) {
+            transcriber = try EngineFactory.make(for: config)
+        } catch {
+            errors("ears scan: \(error.sentence)")
+            return 1
+        }
+        let cpuAtStart = ProcessClock.cpuSeconds()
+        var audioSeconds = 0.0
+        var wakes = 0
+        var failures = 0
+        for file in options.files {
+            let source = SoundFileSource(path: file, pacedAtRealTime: false)
+            let ear = Ear(transcriber: transcriber, monotonicSeconds: ProcessClock.monotonicSeconds)
+            var detector = WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds)
+            var fileWakes: [WakeEvent] = []
+            do {
+                try source.open()
+                defer { source.close() }
+                try ear.start(atSample: 0)
+                while let chunk = try source.read() {
+                    audioSeconds += AudioFormat.seconds(ofSamples: Int64(chunk.samples.count))
+                    for piece in try ear.take(chunk) {
+                        if let wake = detector.consider(piece, recent: ear.recentPieces) { fileWakes.append(wake) }
+                    }
+                }
+                for piece in try ear.finish() {
+                    if let wake = detector.consider(piece, recent: ear.recentPieces) { fileWakes.append(wake) }
+                }
+            } catch {
+                failures += 1
+                let sentence = (error as? AudioSourceError)?.sentence ?? (error as? TranscriberError)?.sentence ?? "\(error)"
+                errors("ears scan: \(sentence)")
+                if options.json {
+                    output(JSONText.object([("event", JSONText.string("error")), ("file", JSONText.string(file)),
+                                            ("error", JSONText.string(sentence))]))
+                }
+                transcriber.reset()
+                continue
+            }
+            wakes += fileWakes.count
+            for wake in fileWakes {
+                if options.json {
+                    output(JSONText.object([
+                        ("event", JSONText.string("wake")), ("file", JSONText.string(file)),
+                        ("phrase", JSONText.string(wake.phrase)), ("t", JSONText.number(wake.audioSeconds, places: 2)),
+                        ("score", JSONText.number(wake.score, places: 3)),
+                    ]))
+                } else {
+                    output("\(file): wake \"\(wake.phrase)\" at \(JSONText.number(wake.audioSeconds, places: 2)) s (score \(JSONText.number(wake.score, places: 3)))")
+                }
+            }
+        }
+        let cpuSeconds = ProcessClock.cpuSeconds() - cpuAtStart
+        if options.json {
+            output(JSONText.object([
+                ("event", JSONText.string("summary")), ("audio_s", JSONText.number(audioSeconds, places: 2)),
+                ("cpu_s", JSONText.number(cpuSeconds, places: 3)), ("wakes", String(wakes)),
+            ]))
+        } else {
+            output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")
+        }
+        return failures == 0 ? 0 : 1
+    }
+}

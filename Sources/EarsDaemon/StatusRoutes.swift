@@ -1,0 +1,19 @@
+import EarsCore
+import EarsStatus
+
+/// The status socket's routes: `GET /ears` (JSON meters). Unknown paths are
+/// 404, other methods on a known path 405. Nothing here can carry transcript
+/// text: the only body is `StatusReport.json()`.
+public enum StatusRoutes {
+    /// Answers one request from the board's current snapshot.
+    public static func answer(_ request: HTTPRequest, board: StatusBoard) -> HTTPResponse {
+        let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
+        switch path {
+        case "/ears":
+            guard request.method == "GET" || request.method == "HEAD" else { return .methodNotAllowed(allow: "GET, HEAD") }
+            return .json(board.snapshot().json() + "\n")
+        default:
+            return .notFound
+        }
+    }
+}

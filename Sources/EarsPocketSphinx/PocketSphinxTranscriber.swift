@@ -1,0 +1,150 @@
+import CPocketSphinx
+import EarsCore
+import Foundation
+
+/// English transcription with CMU PocketSphinx (Debian's 5prealpha), streaming.
+///
+/// PocketSphinx's own voice activity detector splits the stream into
+/// utterances: while one is open, each fed buffer may yield a partial
+/// hypothesis (a volatile piece); when it closes, the final hypothesis comes
+/// back as a final piece. This class is the only owner of the decoder and the
+/// configuration it was built from; both are freed in `deinit`.
+public final class PocketSphinxTranscriber: Transcriber {
+    public let engineName = "pocketsphinx"
+    public let modelName: String
+
+    private let decoder: OpaquePointer
+    /// strdup'd argv given to cmd_ln_parse_r; sphinxbase may point into it, so
+    /// it lives exactly as long as the decoder.
+    private let argv: [UnsafeMutablePointer<CChar>?]
+
+    private var streamStartSample: Int64 = 0
+    private var samplesFed: Int64 = 0
+    private var inUtterance = false
+    private var utteranceStartSample: Int64 = 0
+    private var utteranceNumber = 0
+    private var lastPartial = ""
+    private var decoding = false
+
+    /// Loads the model (Debian's en-us unless `model` says otherwise).
+    /// `extraArguments` are PocketSphinx flags, e.g. `["-kws_threshold", "1e-20"]`.
+    /// Throws `modelMissing` with the install command, or `engineFailed`.
+    public init(model: PocketSphinxModel, extraArguments: [String] = []) throws(TranscriberError) {
+        // Keep PocketSphinx's chatter (which can include hypotheses) out of
+        // every log: nothing it hears may reach a log line.
+        err_set_logfp(nil)
+        let arguments = ["ears", "-hmm", model.acousticModel, "-lm", model.languageModel,
+                         "-dict", model.dictionary] + extraArguments
+        var argv = arguments.map { strdup($0) }
+        guard let config = argv.withUnsafeMutableBufferPointer({ buffer in
+            cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
+        }) else {
+            argv.forEach { free($0) }
+            throw .engineFailed(engine: "pocketsphinx", detail: "it rejected its arguments \(extraArguments)")
+        }
+        guard let decoder = ps_init(config) else {
+            cmd_ln_free_r(config)
+            argv.forEach { free($0) }
+            throw .engineFailed(engine: "pocketsphinx", detail: "could not load the model in \(model.directory)")
+        }
+        // The decoder holds its own reference to the configuration.
+        cmd_ln_free_r(config)
+        self.decoder = decoder
+        self.argv = argv
+        self.modelName = model.directory
+    }
+
+    deinit {
+        if decoding { ps_end_utt(decoder) }
+        ps_free(decoder)
+        argv.forEach { free($0) }
+    }
+
+    public func start(atSample startSample: Int64) throws(TranscriberError) {
+        reset()
+        streamStartSample = startSample
+        samplesFed = 0
+        try call("ps_start_utt") { ps_start_utt(decoder) }
+        decoding = true
+    }
+
+    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+        guard decoding, !samples.isEmpty else { return [] }
+        // Audio time follows the caller's clock: a gate may skip silence.
+        samplesFed = startSample - streamStartSample
+        try call("ps_process_raw") {
+            samples.withUnsafeBufferPointer { buffer in
+                ps_process_raw(decoder, buffer.baseAddress, buffer.count, 0, 0)
+            }
+        }
+        samplesFed += Int64(samples.count)
+        let inSpeech = ps_get_in_speech(decoder) != 0
+        var pieces: [TranscriptPiece] = []
+        if inSpeech && !inUtterance {
+            inUtterance = true
+            utteranceNumber += 1
+            utteranceStartSample = samplesFed - Int64(samples.count)
+            lastPartial = ""
+        }
+        if inUtterance {
+            if inSpeech {
+                let text = hypothesis()
+                if !text.isEmpty && text != lastPartial {
+                    lastPartial = text
+                    pieces.append(piece(.volatile, text))
+                }
+            } else {
+                pieces += try closeUtterance(restart: true)
+            }
+        }
+        return pieces
+    }
+
+    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+        guard decoding else { return [] }
+        if inUtterance { return try closeUtterance(restart: false) }
+        try call("ps_end_utt") { ps_end_utt(decoder) }
+        decoding = false
+        return []
+    }
+
+    public func reset() {
+        if decoding { ps_end_utt(decoder) }
+        decoding = false
+        inUtterance = false
+        lastPartial = ""
+    }
+
+    private func closeUtterance(restart: Bool) throws(TranscriberError) -> [TranscriptPiece] {
+        try call("ps_end_utt") { ps_end_utt(decoder) }
+        decoding = false
+        inUtterance = false
+        let text = hypothesis()
+        lastPartial = ""
+        if restart {
+            try call("ps_start_utt") { ps_start_utt(decoder) }
+            decoding = true
+        }
+        return text.isEmpty ? [] : [piece(.final, text)]
+    }
+
+    private func hypothesis() -> String {
+        var score: Int32 = 0
+        guard let hyp = ps_get_hyp(decoder, &score) else { return "" }
+        return String(cString: hyp)
+    }
+
+    private func piece(_ kind: TranscriptPiece.Kind, _ text: String) -> TranscriptPiece {
+        TranscriptPiece(kind: kind, text: text, utterance: utteranceNumber,
+                        startSeconds: AudioFormat.seconds(ofSamples: streamStartSample + utteranceStartSample),
+                        endSeconds: AudioFormat.seconds(ofSamples: streamStartSample + samplesFed))
+    }
+
+    /// The one funnel for decoder calls: a negative return becomes a typed error.
+    private func call(_ name: String, _ body: () -> Int32) throws(TranscriberError) {
+        let result = body()
+        if result < 0 {
+            throw .engineFailed(engine: "pocketsphinx", detail: "\(name) returned \(result)")
+        }
+    }
+}

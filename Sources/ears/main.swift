@@ -1,0 +1,6 @@
+import EarsDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(EarsMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,30 @@
+@testable import EarsCore
+
+/// A transcriber that answers from a script: for detector and ear unit tests
+/// only (never in integration tests, which run the real engines).
+final class ScriptedTranscriber: Transcriber {
+    let engineName = "scripted"
+    let modelName = "script"
+    /// Pieces to return, keyed by the index of the feed call (0-based).
+    var script: [Int: [TranscriptPiece]]
+    private(set) var feeds = 0
+    private(set) var started = 0
+
+    init(script: [Int: [TranscriptPiece]] = [:]) { self.script = script }
+
+    func start(atSample startSample: Int64) throws(TranscriberError) { started += 1; feeds = 0 }
+    func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+        defer { feeds += 1 }
+        return script[feeds] ?? []
+    }
+    func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
+    func reset() {}
+}
+
+func volatile(_ text: String, utterance: Int, at seconds: Double) -> TranscriptPiece {
+    TranscriptPiece(kind: .volatile, text: text, utterance: utterance, startSeconds: max(0, seconds - 1), endSeconds: seconds)
+}
+
+func final(_ text: String, utterance: Int, at seconds: Double) -> TranscriptPiece {
+    TranscriptPiece(kind: .final, text: text, utterance: utterance, startSeconds: max(0, seconds - 1), endSeconds: seconds)
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import EarsCore
+
+@Suite struct WakeDetectorTests {
+    let phrase = WakePhrase(text: "hey cordelia")
+
+    @Test func theExactPhraseInsideASentenceWakes() {
+        var detector = WakeDetector(phrases: [phrase])
+        let piece = volatile("hey cordelia what's for dinner", utterance: 1, at: 1.5)
+        let wake = detector.consider(piece, recent: [piece])
+        #expect(wake?.phrase == "hey cordelia")
+        #expect(wake?.score == 1)
+        #expect(wake?.audioSeconds == 1.5)
+    }
+
+    @Test func punctuationCaseAndSpacingDoNotMatter() {
+        var detector = WakeDetector(phrases: [phrase])
+        let piece = final("Hey, COR-delia!", utterance: 1, at: 1)
+        #expect(detector.consider(piece, recent: [piece])?.score == 1)
+    }
+
+    @Test func aPhraseSplitAcrossTwoUtterancesStillWakes() {
+        var detector = WakeDetector(phrases: [phrase])
+        let first = final("hey", utterance: 1, at: 0.5)
+        #expect(detector.consider(first, recent: [first]) == nil)
+        let second = volatile("cordelia", utterance: 2, at: 1.2)
+        #expect(detector.consider(second, recent: [first, second])?.utterance == 2)
+    }
+
+    @Test func speechWithoutThePhraseWakesNothing() {
+        var detector = WakeDetector(phrases: [phrase])
+        for (index, text) in ["what's for dinner tonight", "the weather is nice", "call delia later", "hey there"].enumerated() {
+            let piece = final(text, utterance: index, at: Double(index * 5))
+            #expect(detector.consider(piece, recent: [piece]) == nil, "\(text)")
+        }
+    }
+
+    @Test func aNearSpellingScoresBelowOneButAboveAnUnrelatedOne() {
+        let near = PhraseMatcher.score(of: "hey cordelia", in: "hey cordelio")
+        let far = PhraseMatcher.score(of: "hey cordelia", in: "what is the time")
+        #expect(near > 0.9 && near < 1)
+        #expect(far < 0.5)
+    }
+
+    @Test func firesOncePerUtteranceEvenWhenTheVolatileTurnsFinal() {
+        var detector = WakeDetector(phrases: [phrase], refractorySeconds: 0)
+        let guess = volatile("hey cordelia", utterance: 3, at: 1.0)
+        #expect(detector.consider(guess, recent: [guess]) != nil)
+        let longerGuess = volatile("hey cordelia what", utterance: 3, at: 1.3)
+        #expect(detector.consider(longerGuess, recent: [longerGuess]) == nil)
+        let settled = final("hey cordelia what time", utterance: 3, at: 1.8)
+        #expect(detector.consider(settled, recent: [settled]) == nil)
+    }
+
+    @Test func refractoryKeepsTheSamePhraseQuietForTwoSeconds() {
+        var detector = WakeDetector(phrases: [phrase])
+        let first = final("hey cordelia", utterance: 1, at: 1.0)
+        #expect(detector.consider(first, recent: [first]) != nil)
+        let soon = final("hey cordelia", utterance: 2, at: 2.5)
+        #expect(detector.consider(soon, recent: [first, soon]) == nil)
+        let later = final("hey cordelia", utterance: 3, at: 3.1)
+        #expect(detector.consider(later, recent: [soon, later]) != nil)
+    }
+
+    @Test func oldWordsInAnEarlierFinalNeverFireAgain() {
+        var detector = WakeDetector(phrases: [phrase], refractorySeconds: 0)
+        let first = final("hey cordelia", utterance: 1, at: 1.0)
+        #expect(detector.consider(first, recent: [first]) != nil)
+        let next = final("what's for dinner", utterance: 2, at: 2.0)
+        #expect(detector.consider(next, recent: [first, next]) == nil)
+    }
+
+    @Test func thresholdDecidesWhetherASoundAlikeWakes() {
+        var strict = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.95)])
+        var loose = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.7)])
+        let piece = final("hey card eliot what's for dinner", utterance: 1, at: 2)
+        #expect(strict.consider(piece, recent: [piece]) == nil)
+        #expect(loose.consider(piece, recent: [piece]) != nil)
+    }
+
+    @Test func hangulPhrasesMatchAfterNormalization() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "코델리아 피파")])
+        let piece = final("코델리아 피파 오늘 저녁 뭐 먹을까", utterance: 1, at: 2)
+        #expect(detector.consider(piece, recent: [piece])?.score == 1)
+    }
+
+    @Test func theBestOfSeveralPhrasesWins() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia"), WakePhrase(text: "computer")])
+        let piece = final("computer lights on", utterance: 1, at: 2)
+        #expect(detector.consider(piece, recent: [piece])?.phrase == "computer")
+    }
+}
+
+@Suite struct TextNormalizerTests {
+    @Test func foldingLowercasesAndStripsPunctuation() {
+        #expect(TextNormalizer.fold("  Hey,   CORDELIA!! ") == "hey cordelia")
+        #expect(TextNormalizer.fold("what's") == "whats")
+    }
+
+    @Test func compatibilityFormsFoldToTheirPlainLetters() {
+        #expect(TextNormalizer.fold("ＨＥＹ ｃｏｒｄｅｌｉａ") == "hey cordelia")
+    }
+}

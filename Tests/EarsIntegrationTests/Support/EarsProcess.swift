@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The built `ears` binary: `$EARS_BINARY` (the Makefile sets it), else the
+/// debug build next to this package.
+let earsBinary: String = {
+    if let path = ProcessInfo.processInfo.environment["EARS_BINARY"], !path.isEmpty { return path }
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug/ears").path
+}()
+
+/// A fresh scratch directory for one test, removed by the caller when done.
+func scratchDirectory(_ name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "ears-test-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// The result of running a command to completion.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `executable arguments` to completion with extra `environment`.
+@discardableResult
+func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a chatty child cannot block.
+    let errData = Mutex(Data())
+    let errReader = Thread { errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() } }
+    errReader.start()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while errReader.isExecuting || !errReader.isFinished { usleep(1_000) }
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: errData.withLock { String(decoding: $0, as: UTF8.self) })
+}
+
+/// A running `ears listen`, its output collected line by line.
+final class EarsDaemon: Sendable {
+    let process: Process
+    private let lines = Mutex<[String]>([])
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: earsBinary)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let handle = pipe.fileHandleForReading
+        let lines = self.lines
+        handle.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            let text = String(decoding: data, as: UTF8.self)
+            lines.withLock { all in
+                // Join partial lines: the last element may be unfinished.
+                var pieces = text.components(separatedBy: "\n")
+                if let last = all.last, !last.hasSuffix("\n"), !all.isEmpty {
+                    all[all.count - 1] = last + pieces.removeFirst()
+                }
+                all += pieces.filter { !$0.isEmpty }
+            }
+        }
+        try process.run()
+    }
+
+    /// Every line printed so far (stdout and stderr).
+    var output: [String] { lines.withLock { $0 } }
+
+    /// Waits up to `seconds` for a line satisfying `match`; returns it or nil.
+    func waitForLine(within seconds: Double, _ match: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = output.first(where: match) { return line }
+            usleep(50_000)
+        }
+        return output.first(where: match)
+    }
+
+    /// Sends SIGTERM and waits up to `seconds` for exit; returns the status or nil if still running.
+    func terminate(within seconds: Double = 5) -> Int32? {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// `GET path` on a Unix-socket HTTP server with curl (a real client no one here wrote).
+func curlUnix(_ socket: String, _ path: String, method: String = "GET") throws -> (code: Int, body: String) {
+    let result = try runCommand("/usr/bin/curl", ["-s", "-X", method, "-o", "-", "-w", "\n%{http_code}",
+                                                  "--max-time", "5", "--unix-socket", socket, "http://localhost\(path)"])
+    var lines = result.stdout.components(separatedBy: "\n")
+    let code = Int(lines.popLast() ?? "") ?? 0
+    return (code, lines.joined(separator: "\n"))
+}
+
+/// Polls `GET /ears` until `predicate` holds on the parsed JSON or time runs out.
+func waitForStatus(_ socket: String, within seconds: Double, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+    let deadline = Date().addingTimeInterval(seconds)
+    var last: [String: Any]?
+    while Date() < deadline {
+        if let answer = try? curlUnix(socket, "/ears"), answer.code == 200,
+           let object = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any] {
+            last = object
+            if predicate(object) { return object }
+        }
+        usleep(200_000)
+    }
+    return last.flatMap { predicate($0) ? $0 : nil }
+}
