@@ -8,14 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static __thread char ears_alsa_last_error[512];
+// A function-local static: Swift emits the functions of this header into the
+// importing module, but not file-scope statics, so the buffer lives in here.
+static inline char *ears_alsa_error_buffer(void) {
+    static __thread char buffer[512];
+    return buffer;
+}
+#define EARS_ALSA_ERROR_BUFFER_SIZE 512
 
 static void ears_alsa_error_handler(const char *file, int line, const char *function,
                                     int err, const char *fmt, ...) {
     (void)file; (void)line; (void)function; (void)err;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ears_alsa_last_error, sizeof ears_alsa_last_error, fmt, ap);
+    vsnprintf(ears_alsa_error_buffer(), EARS_ALSA_ERROR_BUFFER_SIZE, fmt, ap);
     va_end(ap);
 }
 
@@ -27,7 +33,8 @@ static inline int ears_alsa_capture_errors(void) {
 /// The last diagnostic alsa-lib reported on this thread ("" if none), then forgets it.
 static inline void ears_alsa_take_last_error(char *out, size_t size) {
     if (size == 0) return;
-    strncpy(out, ears_alsa_last_error, size - 1);
+    char *buffer = ears_alsa_error_buffer();
+    strncpy(out, buffer, size - 1);
     out[size - 1] = 0;
-    ears_alsa_last_error[0] = 0;
+    buffer[0] = 0;
 }

@@ -59,12 +59,15 @@ public struct WakeDetector: Sendable {
     /// `recent` (the ear's recent pieces, which may include `newest`). The
     /// final piece just before `newest`'s utterance is prepended so a phrase
     /// split across two utterances is still heard, but a match must end inside
-    /// `newest`, so old words never fire twice. Returns a wake or nil.
+    /// `newest`, and an utterance that already fired lends no words, so old
+    /// words never fire twice. Returns a wake or nil.
     public mutating func consider(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> WakeEvent? {
         guard !firedUtterances.contains(newest.utterance) else { return nil }
         let newLetters = PhraseMatcher.letters(newest.text)
         guard !newLetters.isEmpty else { return nil }
+        // An utterance that already fired lends no words: its phrase was heard.
         let before = recent.last { $0.kind == .final && $0.utterance != newest.utterance }
+            .flatMap { firedUtterances.contains($0.utterance) ? nil : $0 }
         let beforeLetters = before.map { PhraseMatcher.letters($0.text) } ?? []
         let text = beforeLetters + newLetters
 

@@ -3,9 +3,11 @@ import Synchronization
 import Testing
 
 /// The built `ears` binary: `$EARS_BINARY` (the Makefile sets it), else the
-/// debug build next to this package.
+/// one beside the test runner in the same build directory, else .build/debug.
 let earsBinary: String = {
     if let path = ProcessInfo.processInfo.environment["EARS_BINARY"], !path.isEmpty { return path }
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ears").path
+    if FileManager.default.isExecutableFile(atPath: beside) { return beside }
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     return root.appendingPathComponent(".build/debug/ears").path
@@ -50,7 +52,7 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
 /// A running `ears listen`, its output collected line by line.
 final class EarsDaemon: Sendable {
     let process: Process
-    private let lines = Mutex<[String]>([])
+    private let text = Mutex<String>("")
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
@@ -61,25 +63,16 @@ final class EarsDaemon: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         let handle = pipe.fileHandleForReading
-        let lines = self.lines
-        handle.readabilityHandler = { handle in
+        handle.readabilityHandler = { [self] handle in
             let data = handle.availableData
             guard !data.isEmpty else { handle.readabilityHandler = nil; return }
-            let text = String(decoding: data, as: UTF8.self)
-            lines.withLock { all in
-                // Join partial lines: the last element may be unfinished.
-                var pieces = text.components(separatedBy: "\n")
-                if let last = all.last, !last.hasSuffix("\n"), !all.isEmpty {
-                    all[all.count - 1] = last + pieces.removeFirst()
-                }
-                all += pieces.filter { !$0.isEmpty }
-            }
+            self.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
 
     /// Every line printed so far (stdout and stderr).
-    var output: [String] { lines.withLock { $0 } }
+    var output: [String] { text.withLock { $0 }.split(separator: "\n").map(String.init) }
 
     /// Waits up to `seconds` for a line satisfying `match`; returns it or nil.
     func waitForLine(within seconds: Double, _ match: (String) -> Bool) -> String? {
