@@ -142,9 +142,12 @@ public final class ListenService: @unchecked Sendable {
             source.close()
             sourceOpen = false
         }
+        let repeated = lifecycle.closedWhy == why
         let action = lifecycle.failed(why: why)
         publishPhase()
-        log.warning("closed: \(why)")
+        // Say it once; a device that stays missing would otherwise fill the
+        // journal with the same sentence every 30 s.
+        if !repeated { log.warning("closed: \(why)") }
         if !retry {
             // A finished file does not come back: park until stopped.
             return .waitThenRetry(seconds: .greatestFiniteMagnitude, why: why)
