@@ -6,6 +6,11 @@
 // Swift as one typed value carrying both, that -EINTR (a signal landing on
 // the daemon, e.g. SIGCHLD or the status socket's timers) never surfaces as a
 // spurious failure, and that no call site forgets to look at the sign.
+//
+// Keep every use of the shim's `ears_alsa_*` functions in this file. They are
+// `static` C functions with per-thread state, and a debug build emits a
+// private copy of them into each Swift file's object that calls them; the
+// handler and the reader of its buffer must be the same copy.
 #if canImport(Glibc)
 import Glibc
 #endif
