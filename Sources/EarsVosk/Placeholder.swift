@@ -1,0 +1,1 @@
+// The Vosk engine lives here.
