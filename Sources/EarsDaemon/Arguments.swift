@@ -26,6 +26,7 @@ public struct ConfigOverrides: Equatable {
     /// `--phrase P` (repeatable): replaces the configured phrases.
     public var phrases: [String] = []
     public var threshold: Double?
+    public var phraseBoost: Double?
     public var runtimeDirectory: String?
 
     public init() {}
@@ -41,6 +42,7 @@ public struct ConfigOverrides: Equatable {
         if let threshold {
             for index in config.phrases.indices { config.phrases[index].threshold = threshold }
         }
+        if let phraseBoost { config.phraseBoost = phraseBoost }
         if let runtimeDirectory { config.runtimeDirectory = runtimeDirectory }
     }
 }
@@ -87,6 +89,7 @@ public enum Arguments {
       --model DIR        engine model directory
       --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
       --threshold X      match score needed, 0.05 to 1.0
+      --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
       --runtime-dir DIR  where status.sock lives
     """
 
@@ -158,6 +161,12 @@ public enum Arguments {
                     throw UsageError(description: "ears: --threshold \(text) is not a number from 0.05 to 1.0")
                 }
                 overrides.threshold = threshold
+            case "--phrase-boost":
+                let text = try value()
+                guard let boost = Double(text), boost >= 0, boost <= 1_000_000 else {
+                    throw UsageError(description: "ears: --phrase-boost \(text) is not a number from 0 to 1000000")
+                }
+                overrides.phraseBoost = boost
             case "--runtime-dir": overrides.runtimeDirectory = try value()
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }

@@ -1,5 +1,6 @@
 import EarsCore
 import EarsPocketSphinx
+import EarsVosk
 
 /// Builds the configured transcriber. Loading can fail (a missing model); the
 /// error's sentence is what `closed_why` shows.
@@ -17,10 +18,11 @@ public enum EngineFactory {
         switch config.engine {
         case .pocketsphinx:
             let model = try PocketSphinxModel.locate(in: config.model)
-            return try PocketSphinxTranscriber(model: model)
+            return try PocketSphinxTranscriber(model: model, boostedPhrases: config.phrases.map(\.text),
+                                               boostWeight: Float(config.phraseBoost))
         case .vosk:
-            throw .libraryMissing(engine: "vosk", library: "libvosk.so",
-                                  install: "this build of ears does not include the Vosk engine yet; use engine = pocketsphinx")
+            let model = try VoskModel.locate(config.model)
+            return try VoskTranscriber(model: model)
         }
     }
 }

@@ -6,7 +6,8 @@ import EarsFiles
 /// Output with `--json` (stable; benchmarks and tuning depend on it): one line
 /// per wake, `{"event":"wake","file":F,"phrase":P,"t":T,"score":S}` with `t`
 /// the seconds of audio into the file at the wake, then one summary line
-/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N}`. A file that cannot
+/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L}` (`cpu_s`
+/// counts from after the engine loaded; `load_s` is the load's wall time). A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
 /// others still run; the exit status is then 1.
 public enum ScanCommand {
@@ -14,12 +15,14 @@ public enum ScanCommand {
     public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping (String) -> Void) -> Int32 {
         let transcriber: any Transcriber
+        let loadStarted = ProcessClock.monotonicSeconds()
         do throws(TranscriberError) {
             transcriber = try EngineFactory.make(for: config)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1
         }
+        let loadSeconds = ProcessClock.monotonicSeconds() - loadStarted
         let cpuAtStart = ProcessClock.cpuSeconds()
         var audioSeconds = 0.0
         var wakes = 0
@@ -71,6 +74,7 @@ public enum ScanCommand {
             output(JSONText.object([
                 ("event", JSONText.string("summary")), ("audio_s", JSONText.number(audioSeconds, places: 2)),
                 ("cpu_s", JSONText.number(cpuSeconds, places: 3)), ("wakes", String(wakes)),
+                ("load_s", JSONText.number(loadSeconds, places: 3)),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")

@@ -29,7 +29,8 @@ public final class PocketSphinxTranscriber: Transcriber {
     /// Loads the model (Debian's en-us unless `model` says otherwise).
     /// `extraArguments` are PocketSphinx flags, e.g. `["-kws_threshold", "1e-20"]`.
     /// Throws `modelMissing` with the install command, or `engineFailed`.
-    public init(model: PocketSphinxModel, extraArguments: [String] = []) throws(TranscriberError) {
+    public init(model: PocketSphinxModel, extraArguments: [String] = [],
+                boostedPhrases: [String] = [], boostWeight: Float = 0) throws(TranscriberError) {
         // Keep PocketSphinx's chatter (which can include hypotheses) out of
         // every log: nothing it hears may reach a log line.
         err_set_logfp(nil)
@@ -52,6 +53,40 @@ public final class PocketSphinxTranscriber: Transcriber {
         self.decoder = decoder
         self.argv = argv
         self.modelName = model.directory
+        if boostWeight > 0 { boost(boostedPhrases, weight: boostWeight) }
+    }
+
+    /// Leans the language model toward the wake phrases (the "contextual
+    /// strings" of on-device transcribers): each phrase of two or more words
+    /// becomes one compound word (`hey_cordelia`) whose pronunciation is its
+    /// words' dictionary pronunciations in a row, added as a unigram with
+    /// `weight` times the uniform probability. The detector folds `_` to a
+    /// space, so the compound reads as the phrase. Phrases with a word the
+    /// dictionary lacks are skipped. Returns the compounds added.
+    @discardableResult
+    private func boost(_ phrases: [String], weight: Float) -> [String] {
+        var added: [String] = []
+        for phrase in phrases {
+            let words = TextNormalizer.words(phrase)
+            guard words.count >= 2 else { continue }
+            var phones: [String] = []
+            for word in words {
+                guard let found = ps_lookup_word(decoder, word) else { phones = []; break }
+                phones.append(String(cString: found))
+                free(found)
+            }
+            guard !phones.isEmpty else { continue }
+            let compound = words.joined(separator: "_")
+            // Add to the language model first with the raised weight; ps_add_word
+            // then finds the word present and only adds the pronunciation.
+            if let lm = ps_get_lm(decoder, ps_get_search(decoder)) {
+                ngram_model_add_word(lm, compound, weight)
+            }
+            if ps_add_word(decoder, compound, phones.joined(separator: " "), 1) >= 0 {
+                added.append(compound)
+            }
+        }
+        return added
     }
 
     deinit {

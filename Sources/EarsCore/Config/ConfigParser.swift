@@ -84,6 +84,11 @@ public enum ConfigParser {
             config.model = value
             return nil
         },
+        Key(section: "engine", name: "phrase_boost", allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { config, value, _ in
+            guard let boost = Double(value), boost >= 0, boost <= 1_000_000 else { return "not a number from 0 to 1000000" }
+            config.phraseBoost = boost
+            return nil
+        },
         Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0), e.g. hey cordelia | 0.8") { config, value, seen in
             let parts = value.split(separator: "|", maxSplits: 1).map { String($0).trimmingSpaces }
             guard let text = parts.first, !PhraseMatcher.letters(text).isEmpty else { return "the phrase has no letters" }

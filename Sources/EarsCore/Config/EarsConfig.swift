@@ -6,6 +6,8 @@ public struct EarsConfig: Sendable, Equatable {
     public static let defaultPath = "/etc/ears/ears.conf"
     /// The phrase listened for when none is configured.
     public static let defaultPhrase = "hey cordelia"
+    /// PocketSphinx phrase boost when none is configured (see docs/performance.md).
+    public static let defaultPhraseBoost = 0.0
     /// Mode of the status socket file when none is configured.
     public static let defaultSocketMode: UInt32 = 0o660
 
@@ -15,6 +17,9 @@ public struct EarsConfig: Sendable, Equatable {
     public var engine: EngineKind = .pocketsphinx
     /// `[engine] model`: model directory; nil means the engine's installed default.
     public var model: String?
+    /// `[engine] phrase_boost`: how strongly PocketSphinx's language model leans
+    /// toward the phrases, as a multiple of a uniform word probability; 0 is off.
+    public var phraseBoost: Double = EarsConfig.defaultPhraseBoost
     /// `[wake] phrase` (repeatable): the phrases, each with its threshold.
     public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.

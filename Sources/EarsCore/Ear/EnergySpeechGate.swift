@@ -1,0 +1,335 @@
+// `pow` and `log10` run once at init and on demand for the status line; the
+// per-sample loop is plain integer arithmetic and never calls Foundation.
+import Foundation
+
+/// A voice activity gate in front of the transcriber: silence and steady
+/// noise reach the ring and the meter but not the engine.
+///
+/// Each chunk is cut into 10 ms frames. A frame's power (mean square around
+/// its own mean, so a DC offset is not "sound") is compared with an adaptive
+/// noise floor: the quietest frame of the last `floorWindowSeconds`. The floor
+/// therefore follows the quiet level down at once and up after at most one
+/// window, so a fan or hiss that starts becomes the floor within a second,
+/// while speech, which dips between syllables, never does.
+///
+/// A frame is *voiced* when it is at least `onsetMarginDecibels` above the
+/// floor, at least `minimumSpeechDecibels`, and crosses zero at most
+/// `maximumVoicedCrossingsPerSample` times per sample (vowels are dominated by
+/// energy below ~1 kHz; white noise crosses about every other sample, so a
+/// hiss that starts does not open the gate while the floor catches up).
+/// Speech starts once `onsetVoicedSeconds` of the last `onsetWindowSeconds`
+/// were voiced, which a 10 ms click cannot do. Then `admit` returns what the
+/// ring still holds from `preRollSeconds` before the first voiced frame (or
+/// before the chunk, whichever is earlier; the onset consonant, quiet and
+/// often noise-like, is in there) and the chunk.
+///
+/// While open, a chunk whose mean power is `sustainMarginDecibels` above the
+/// floor keeps the gate open (no zero-crossing test, so fricatives count; a
+/// 100 ms mean, so the ±4 dB flicker of 10 ms noise frames does not); after
+/// `hangoverSeconds` without one the gate closes, so the engine hears the
+/// trailing silence it needs to end its utterance.
+///
+/// Cost: one pass of integer multiply-adds per sample plus a few dozen
+/// operations per frame; no allocation while closed.
+///
+/// Levels are dBFS of mean square power relative to full-scale 16-bit
+/// (32,768²): a full-scale square wave is 0 dBFS, a full-scale sine −3 dBFS.
+/// A gate is used from the audio owner's thread only, like its `Ear`.
+public final class EnergySpeechGate: SpeechGate {
+    /// Seconds of audio fed from before the first voiced frame at an onset:
+    /// 0.3 s covers an onset consonant and a quiet attack.
+    public static let defaultPreRollSeconds = 0.3
+    /// Seconds the gate stays open after the last sounding chunk: 1.0 s is
+    /// twice PocketSphinx's default 0.5 s of post-speech silence.
+    public static let defaultHangoverSeconds = 1.0
+    /// Decibels above the floor a frame needs to be voiced (speech onset).
+    public static let defaultOnsetMarginDecibels = 10.0
+    /// Decibels above the floor a chunk's mean power needs to keep an open gate open.
+    public static let defaultSustainMarginDecibels = 6.0
+    /// Absolute dBFS a frame needs to count at all: below this is a quiet room.
+    public static let defaultMinimumSpeechDecibels = -55.0
+    /// Seconds of history the noise floor is the minimum of.
+    public static let defaultFloorWindowSeconds = 1.0
+    /// Length of one analysis frame, in seconds (160 samples at 16 kHz).
+    public static let frameSeconds = 0.01
+    /// Voiced seconds needed within `onsetWindowSeconds` for speech to start.
+    public static let onsetVoicedSeconds = 0.1
+    /// Seconds of frames the onset count looks back over (spans chunk edges).
+    public static let onsetWindowSeconds = 0.2
+    /// Zero crossings per sample above which a frame is too noise-like to be
+    /// voiced (white noise ≈ 0.5, a vowel ≈ 0.05…0.15, speech over white noise
+    /// at +10 dB SNR ≈ 0.2).
+    public static let maximumVoicedCrossingsPerSample = 0.3
+
+    /// Seconds of audio before the first voiced frame returned when speech
+    /// starts (less if the ring holds less or part of it was already fed).
+    public let preRollSeconds: Double
+    /// Seconds of non-sounding chunks still admitted after speech.
+    public let hangoverSeconds: Double
+    /// Decibels above the noise floor for a frame to be voiced.
+    public let onsetMarginDecibels: Double
+    /// Decibels above the noise floor for a chunk's mean power to sustain open speech.
+    public let sustainMarginDecibels: Double
+    /// Minimum level, in dBFS, for a frame to be voiced or a chunk to sustain speech.
+    public let minimumSpeechDecibels: Double
+    /// Seconds over which the noise floor is the quietest frame.
+    public let floorWindowSeconds: Double
+
+    /// Whether the gate is admitting chunks (speech or its hangover).
+    public private(set) var isOpen = false
+    /// Chunks passed in since the gate was made (not cleared by `reset`).
+    public private(set) var chunksSeen = 0
+    /// Live chunks admitted since the gate was made, pre-roll not included.
+    public private(set) var chunksAdmitted = 0
+    /// Pre-roll buffers taken from the ring since the gate was made.
+    public private(set) var preRollBuffersAdmitted = 0
+    /// Times the gate opened since the gate was made.
+    public private(set) var speechOnsets = 0
+
+    /// The current noise floor in dBFS; nil before the first frame, −infinity
+    /// for digital silence. For status and tests; computed on demand.
+    public var noiseFloorDecibels: Double? {
+        let floor = currentFloorPower
+        return floor.isFinite ? 10 * log10(floor / Self.fullScalePower) : nil
+    }
+
+    private static let fullScalePower = 32_768.0 * 32_768.0
+    private static let framesPerBlock = 10
+
+    // Fixed at init, in frames, samples and linear power.
+    private let frameSamples: Int
+    private let onsetVoicedFrames: Int
+    private let onsetWindowMask: UInt64
+    private let preRollSamples: Int
+    private let hangoverSamples: Int
+    private let onsetRatio: Double
+    private let sustainRatio: Double
+    private let minimumPower: Double
+    private let maximumCrossings: Int
+
+    // The frame being measured; frames may span chunk edges.
+    private var frameFill = 0
+    private var frameSum = 0
+    private var frameSquares = 0
+    private var frameCrossings = 0
+    /// Stream time of the current frame's first sample.
+    private var frameStartSample: Int64 = 0
+    // High-pass state: the last input sample and the last output.
+    private var previousSample = 0
+    private var filtered = 0
+    /// The last two frame powers, newest first, for the 30 ms level.
+    private var recentPowers = (0.0, 0.0)
+    private var framesJudged = 0
+
+    // The noise floor: the minimum of per-100 ms block minima.
+    private var blockMinima: [Double]
+    private var blockCursor = 0
+    private var windowMinimum = Double.infinity
+    private var blockMinimum = Double.infinity
+    private var blockFrames = 0
+    private var currentFloorPower: Double { min(windowMinimum, blockMinimum) }
+
+    // Speech decision.
+    /// One bit per frame, newest lowest: was it voiced.
+    private var voicedHistory: UInt64 = 0
+    /// Stream time of the earliest voiced frame behind an onset in this chunk.
+    private var onsetStartSample: Int64?
+    private var chunkPowerSum = 0.0
+    private var chunkFrames = 0
+    private var quietSamples = 0
+
+    // Stream bookkeeping for the pre-roll.
+    /// `chunk.endSample - ring.totalAppended` at the last call: if it changes,
+    /// the ring's older samples no longer line up with stream time.
+    private var ringOffset: Int64?
+    private var contiguousFromSample = Int64.min
+    private var fedThroughSample = Int64.min
+
+    /// Makes a closed gate. Times are seconds (≥ 0), margins are decibels
+    /// above the noise floor, `minimumSpeechDecibels` is dBFS.
+    /// `floorWindowSeconds` is rounded to whole 100 ms blocks (at least one).
+    public init(preRollSeconds: Double = defaultPreRollSeconds,
+                hangoverSeconds: Double = defaultHangoverSeconds,
+                onsetMarginDecibels: Double = defaultOnsetMarginDecibels,
+                sustainMarginDecibels: Double = defaultSustainMarginDecibels,
+                minimumSpeechDecibels: Double = defaultMinimumSpeechDecibels,
+                floorWindowSeconds: Double = defaultFloorWindowSeconds) {
+        precondition(preRollSeconds >= 0 && hangoverSeconds >= 0 && floorWindowSeconds >= 0,
+                     "gate times are seconds and cannot be negative")
+        self.preRollSeconds = preRollSeconds
+        self.hangoverSeconds = hangoverSeconds
+        self.onsetMarginDecibels = onsetMarginDecibels
+        self.sustainMarginDecibels = sustainMarginDecibels
+        self.minimumSpeechDecibels = minimumSpeechDecibels
+        self.floorWindowSeconds = floorWindowSeconds
+        frameSamples = AudioFormat.samples(inSeconds: Self.frameSeconds)
+        onsetVoicedFrames = Int((Self.onsetVoicedSeconds / Self.frameSeconds).rounded())
+        let windowFrames = Int((Self.onsetWindowSeconds / Self.frameSeconds).rounded())
+        onsetWindowMask = windowFrames >= 64 ? .max : (1 << UInt64(windowFrames)) - 1
+        preRollSamples = AudioFormat.samples(inSeconds: preRollSeconds)
+        hangoverSamples = AudioFormat.samples(inSeconds: hangoverSeconds)
+        onsetRatio = pow(10, onsetMarginDecibels / 10)
+        sustainRatio = pow(10, sustainMarginDecibels / 10)
+        minimumPower = Self.fullScalePower * pow(10, minimumSpeechDecibels / 10)
+        maximumCrossings = Int(Self.maximumVoicedCrossingsPerSample * Double(frameSamples))
+        let blockSeconds = Self.frameSeconds * Double(Self.framesPerBlock)
+        let blocks = max(1, Int((floorWindowSeconds / blockSeconds).rounded()))
+        blockMinima = [Double](repeating: .infinity, count: blocks)
+    }
+
+    /// Returns [] while closed; at speech onset the pre-roll (oldest first,
+    /// in buffers of at most one chunk, `startSample`s contiguous and ending
+    /// at `chunk.startSample`, at most `preRollSeconds` + 0.2 s) followed by
+    /// `chunk`; `[chunk]` while open.
+    /// `ring` must already hold `chunk` as its newest samples; it is only read.
+    public func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
+        chunksSeen += 1
+        let offsetNow = chunk.endSample - ring.totalAppended
+        if let ringOffset, ringOffset != offsetNow { contiguousFromSample = chunk.startSample }
+        ringOffset = offsetNow
+
+        onsetStartSample = nil
+        chunkPowerSum = 0
+        chunkFrames = 0
+        measure(chunk)
+
+        if !isOpen {
+            guard let onsetStartSample else { return [] }
+            isOpen = true
+            speechOnsets += 1
+            quietSamples = 0
+            var buffers = preRoll(before: chunk, from: min(onsetStartSample, chunk.startSample), ring: ring)
+            preRollBuffersAdmitted += buffers.count
+            buffers.append(chunk)
+            return admitted(chunk, buffers)
+        }
+        let chunkPower = chunkPowerSum / Double(max(1, chunkFrames))
+        if chunkFrames > 0 && chunkPower >= minimumPower && chunkPower >= currentFloorPower * sustainRatio {
+            quietSamples = 0
+        } else {
+            quietSamples += chunk.samples.count
+            if quietSamples > hangoverSamples {
+                isOpen = false
+                return []
+            }
+        }
+        return admitted(chunk, [chunk])
+    }
+
+    /// Forgets the stream: closed, no floor, no history. Counters are kept,
+    /// like the ear's meter across `Ear.start`.
+    public func reset() {
+        isOpen = false
+        frameFill = 0; frameSum = 0; frameSquares = 0; frameCrossings = 0
+        previousSample = 0; filtered = 0
+        recentPowers = (0, 0)
+        framesJudged = 0
+        for index in blockMinima.indices { blockMinima[index] = .infinity }
+        blockCursor = 0
+        windowMinimum = .infinity
+        blockMinimum = .infinity
+        blockFrames = 0
+        voicedHistory = 0
+        quietSamples = 0
+        ringOffset = nil
+        contiguousFromSample = .min
+        fedThroughSample = .min
+    }
+
+    private func admitted(_ chunk: AudioChunk, _ buffers: [AudioChunk]) -> [AudioChunk] {
+        chunksAdmitted += 1
+        fedThroughSample = chunk.endSample
+        return buffers
+    }
+
+    /// The ring's audio from `preRollSeconds` before `speechStart` up to
+    /// `chunk`, limited to what it holds, what lines up with stream time, and
+    /// what was not fed already.
+    private func preRoll(before chunk: AudioChunk, from speechStart: Int64, ring: SampleRing) -> [AudioChunk] {
+        let held = Int64(max(0, ring.count - chunk.samples.count))
+        let start = max(speechStart - Int64(preRollSamples), chunk.startSample - held,
+                        fedThroughSample, contiguousFromSample)
+        let length = Int(clamping: chunk.startSample - start)
+        guard length > 0 else { return [] }
+        let samples = ring.tail(length + chunk.samples.count)
+        var buffers: [AudioChunk] = []
+        // The first buffer takes the remainder, so later ones are whole chunks.
+        var from = 0
+        var size = length % AudioFormat.chunkSamples
+        if size == 0 { size = AudioFormat.chunkSamples }
+        while from < length {
+            buffers.append(AudioChunk(samples: Array(samples[from..<from + size]),
+                                      startSample: start + Int64(from)))
+            from += size
+            size = AudioFormat.chunkSamples
+        }
+        return buffers
+    }
+
+    /// Runs every sample through the high-pass and the frame accumulators;
+    /// whole frames are judged.
+    private func measure(_ chunk: AudioChunk) {
+        chunk.samples.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                if frameFill == 0 { frameStartSample = chunk.startSample + Int64(index) }
+                let end = min(buffer.count, index + frameSamples - frameFill)
+                // Locals, so the loop is registers rather than class fields.
+                var sum = 0, squares = 0, crossings = 0
+                var previous = previousSample, output = filtered
+                for position in index..<end {
+                    let value = Int(buffer[position])
+                    // One-pole high-pass, pole 15/16 (corner ≈ 160 Hz): removes DC
+                    // and the rumble whose 10 ms power flickers by ±8 dB.
+                    // |output| < 2^20, so a frame of squares fits easily in 64 bits.
+                    let next = value &- previous &+ output &- (output >> 4)
+                    if (next > 0) != (output > 0) { crossings &+= 1 }
+                    output = next
+                    previous = value
+                    sum &+= output
+                    squares &+= output &* output
+                }
+                previousSample = previous; filtered = output
+                frameSum += sum; frameSquares += squares; frameCrossings += crossings
+                frameFill += end - index
+                index = end
+                if frameFill == frameSamples { judgeFrame() }
+            }
+        }
+    }
+
+    private func judgeFrame() {
+        let count = Double(frameSamples)
+        let mean = Double(frameSum) / count
+        // Around the frame's mean: the filter's rounding leaves a DC of a few units.
+        let power = max(0, Double(frameSquares) / count - mean * mean)
+        // Decisions use the mean of the last three frames (30 ms): a third of
+        // the flicker of a 10 ms frame, still short next to a syllable.
+        framesJudged += 1
+        let level = (power + recentPowers.0 + recentPowers.1) / Double(min(3, framesJudged))
+        recentPowers = (power, recentPowers.0)
+        let floor = currentFloorPower
+        let voiced = level >= minimumPower && level >= floor * onsetRatio && frameCrossings <= maximumCrossings
+        chunkPowerSum += power
+        chunkFrames += 1
+        voicedHistory = (voicedHistory << 1) | (voiced ? 1 : 0)
+        let window = voicedHistory & onsetWindowMask
+        if onsetStartSample == nil && window.nonzeroBitCount >= onsetVoicedFrames {
+            // Bit b is the frame b frames ago; the highest set bit is the first
+            // voiced one, whose level began two frames before it.
+            let framesAgo = UInt64.bitWidth - 1 - window.leadingZeroBitCount + 2
+            onsetStartSample = frameStartSample - Int64(framesAgo * frameSamples)
+        }
+
+        blockMinimum = min(blockMinimum, level)
+        blockFrames += 1
+        if blockFrames == Self.framesPerBlock {
+            blockMinima[blockCursor] = blockMinimum
+            blockCursor = (blockCursor + 1) % blockMinima.count
+            windowMinimum = blockMinima.min() ?? .infinity
+            blockMinimum = .infinity
+            blockFrames = 0
+        }
+        frameFill = 0; frameSum = 0; frameSquares = 0; frameCrossings = 0
+    }
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Deterministic benchmark corpus for ears, made from Debian tools only.
+
+positives: each phrase, a 0.15 s pause, then a command, said by every voice (flite,
+festival, espeak-ng), clean and mixed with pink noise at 20, 10 and 5 dB SNR.
+negatives: Debian's fortunes (fortunes-min) read by the same voices, plus
+sound-alike sentences, clean and at 10 dB SNR.
+
+Writes WAVs (16 kHz mono S16) and manifest.json into OUT. The same arguments
+give the same corpus: text choice is seeded, synthesis is deterministic, and
+noise comes from sox with a fixed seed (-R).
+
+usage: bench/corpus.py OUT [--negative-minutes M] [--phrases "a,b"] [--voices v1,v2]
+"""
+import argparse, json, os, random, re, subprocess, sys
+
+VOICES = {
+    "flite-kal16": ["flite", "-voice", "kal16"],
+    "flite-awb": ["flite", "-voice", "awb"],
+    "flite-rms": ["flite", "-voice", "rms"],
+    "flite-slt": ["flite", "-voice", "slt"],
+    "festival-kal": ["text2wave"],
+    "espeak-us": ["espeak-ng", "-v", "en-us"],
+    "espeak-gb-f": ["espeak-ng", "-v", "en-gb+f3"],
+}
+COMMANDS = [
+    "what's for dinner tonight", "turn on the kitchen lights", "what time is it",
+    "play some quiet music", "set a timer for ten minutes", "what's the weather tomorrow",
+]
+SOUND_ALIKES = [
+    "hey cordial ear, how are you", "they called delia yesterday", "the accordion player was late",
+    "hey Cornelia, nice to see you", "a record of the meeting", "hey, gorgeous amelia", "order delia's book",
+    "cordless drills are cheap", "hey card, hey deal", "call delia back later",
+]
+DEFAULT_PHRASES = ["hey cordelia"]
+LEAD_S, TAIL_S = 0.8, 1.0
+
+
+def run(cmd, **kw):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
+
+
+def say(voice, text, out, lead=LEAD_S, tail=TAIL_S):
+    """Synthesizes text with a voice into a 16 kHz mono S16 WAV with lead/tail silence."""
+    raw = out + ".tmp.wav"
+    cmd = VOICES[voice]
+    if cmd[0] == "flite":
+        run(cmd + ["-t", text, "-o", raw])
+    elif cmd[0] == "text2wave":
+        run(cmd + ["-o", raw], input=text.encode())
+    else:
+        run(cmd + ["-w", raw, text])
+    # Trim the synthesizer's own leading/trailing silence so pad() alone sets
+    # where speech starts and ends (the phrase's end time must be exact).
+    run(["sox", raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", out,
+         "silence", "1", "0.02", "-45d", "reverse", "silence", "1", "0.02", "-45d", "reverse", "pad", str(lead), str(tail)])
+    os.remove(raw)
+
+
+def say_call(voice, phrase, command, out):
+    """The phrase, a 0.15 s pause, then the command: two syntheses joined, so
+    the phrase's end time in the file is known exactly. Returns that time."""
+    first, second = out + ".phrase.wav", out + ".command.wav"
+    say(voice, phrase, first, lead=LEAD_S, tail=0)
+    say(voice, command, second, lead=0.15, tail=TAIL_S)
+    run(["sox", first, second, out])
+    phrase_end = duration(first)
+    os.remove(first)
+    os.remove(second)
+    return phrase_end
+
+
+def duration(path):
+    return float(subprocess.check_output(["soxi", "-D", path]).decode())
+
+
+def rms(path):
+    out = subprocess.run(["sox", path, "-n", "stat"], capture_output=True, text=True).stderr
+    return float(re.search(r"RMS\s+amplitude:\s+([0-9.e-]+)", out).group(1))
+
+
+def add_noise(clean, snr_db, out):
+    """Mixes pink noise into clean speech at snr_db (speech RMS over the whole file)."""
+    noise = out + ".noise.wav"
+    run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", noise, "synth", str(duration(clean)), "pinknoise"],
+        env={**os.environ, "SOX_OPTS": ""})
+    gain = rms(clean) / max(rms(noise), 1e-9) / (10 ** (snr_db / 20))
+    run(["sox", "-m", clean, "-v", f"{gain:.6f}", noise, out])
+    os.remove(noise)
+
+
+def fortunes(rng, minutes):
+    """Sentences from Debian's fortunes, roughly `minutes` of speech (150 words/min)."""
+    texts = []
+    for name in ["fortunes", "literature", "riddles"]:
+        path = f"/usr/share/games/fortunes/{name}"
+        if os.path.exists(path):
+            texts += [t.strip() for t in open(path, encoding="utf-8", errors="ignore").read().split("\n%\n")]
+    texts = [re.sub(r"\s+", " ", t) for t in texts if 5 <= len(t.split()) <= 60]
+    texts = [t for t in texts if "cordelia" not in t.lower()]
+    rng.shuffle(texts)
+    picked, words = [], 0
+    for t in texts:
+        if words >= minutes * 150:
+            break
+        picked.append(t)
+        words += len(t.split())
+    return picked
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--negative-minutes", type=float, default=30)
+    ap.add_argument("--phrases", default=",".join(DEFAULT_PHRASES))
+    ap.add_argument("--voices", default=",".join(VOICES))
+    ap.add_argument("--snrs", default="20,10,5")
+    args = ap.parse_args()
+    rng = random.Random(20261129)
+    voices = args.voices.split(",")
+    phrases = [p.strip() for p in args.phrases.split(",") if p.strip()]
+    snrs = [int(s) for s in args.snrs.split(",") if s]
+    os.makedirs(args.out, exist_ok=True)
+    items = []
+
+    for voice in voices:
+        for pi, phrase in enumerate(phrases):
+            for ci, command in enumerate(COMMANDS):
+                base = f"pos-{voice}-p{pi}-c{ci}"
+                clean = os.path.join(args.out, base + "-clean.wav")
+                phrase_end = say_call(voice, phrase, command, clean)
+                items.append(dict(file=clean, kind="positive", phrase=phrase, voice=voice, condition="clean", phrase_end=phrase_end))
+                for snr in snrs:
+                    noisy = os.path.join(args.out, f"{base}-snr{snr}.wav")
+                    add_noise(clean, snr, noisy)
+                    items.append(dict(file=noisy, kind="positive", phrase=phrase, voice=voice, condition=f"snr{snr}", phrase_end=phrase_end))
+
+    texts = fortunes(rng, args.negative_minutes / max(1, len(voices)))
+    for voice in voices:
+        for ti, text in enumerate(texts + SOUND_ALIKES):
+            kind = "soundalike" if ti >= len(texts) else "negative"
+            clean = os.path.join(args.out, f"neg-{voice}-{ti}-clean.wav")
+            say(voice, text, clean)
+            items.append(dict(file=clean, kind=kind, voice=voice, condition="clean"))
+            if 10 in snrs:
+                noisy = os.path.join(args.out, f"neg-{voice}-{ti}-snr10.wav")
+                add_noise(clean, 10, noisy)
+                items.append(dict(file=noisy, kind=kind, voice=voice, condition="snr10"))
+
+    for item in items:
+        item["seconds"] = duration(item["file"])
+    with open(os.path.join(args.out, "manifest.json"), "w") as f:
+        json.dump(dict(phrases=phrases, voices=voices, items=items), f, indent=1)
+    pos = sum(1 for i in items if i["kind"] == "positive")
+    neg_s = sum(i["seconds"] for i in items if i["kind"] != "positive")
+    print(f"corpus: {pos} positive files, {neg_s/60:.1f} min of negative speech -> {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
