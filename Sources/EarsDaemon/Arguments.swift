@@ -8,6 +8,8 @@ public enum Invocation: Equatable {
     case scan(ScanOptions)
     /// `ears status`: print `GET /ears` from the running daemon.
     case status(ConfigOverrides)
+    /// `ears model status [--json]`: which engines' models are installed.
+    case modelStatus(ConfigOverrides, json: Bool)
     /// `ears check-config`: parse the configuration and report.
     case checkConfig(ConfigOverrides)
     /// `ears --version`.
@@ -27,6 +29,7 @@ public struct ConfigOverrides: Equatable {
     public var phrases: [String] = []
     public var threshold: Double?
     public var phraseBoost: Double?
+    public var speechGate: Bool?
     public var runtimeDirectory: String?
 
     public init() {}
@@ -43,6 +46,7 @@ public struct ConfigOverrides: Equatable {
             for index in config.phrases.indices { config.phrases[index].threshold = threshold }
         }
         if let phraseBoost { config.phraseBoost = phraseBoost }
+        if let speechGate { config.speechGate = speechGate }
         if let runtimeDirectory { config.runtimeDirectory = runtimeDirectory }
     }
 }
@@ -80,6 +84,7 @@ public enum Arguments {
       scan FILE... [--json]        run the ear over files as fast as possible
       status                       print the running daemon's meters (GET /ears)
       check-config                 read the configuration and report problems
+      model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
 
     options (override ears.conf):
@@ -90,6 +95,7 @@ public enum Arguments {
       --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
       --threshold X      match score needed, 0.05 to 1.0
       --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
+      --speech-gate on|off  keep silence and steady noise from the transcriber
       --runtime-dir DIR  where status.sock lives
     """
 
@@ -118,13 +124,27 @@ public enum Arguments {
             options.files = rest
             guard !options.files.isEmpty else { throw UsageError(description: "ears scan: give at least one audio file") }
             return .scan(options)
+        case "model":
+            guard rest.first == "status" else {
+                throw UsageError(description: "ears model: the only subcommand is 'status' (ears model status [--json])")
+            }
+            rest.removeFirst()
+            var overrides = ConfigOverrides()
+            var json = false
+            try parseFlags(&rest, into: &overrides) { flag, _ in
+                guard flag == "--json" else { return false }
+                json = true
+                return true
+            }
+            try rejectOperands(rest, command: "model status")
+            return .modelStatus(overrides, json: json)
         case "status", "check-config":
             var overrides = ConfigOverrides()
             try parseFlags(&rest, into: &overrides) { _, _ in false }
             try rejectOperands(rest, command: command)
             return command == "status" ? .status(overrides) : .checkConfig(overrides)
         default:
-            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, check-config, --version, --help")
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, check-config, model status, --version, --help")
         }
     }
 
@@ -167,6 +187,12 @@ public enum Arguments {
                     throw UsageError(description: "ears: --phrase-boost \(text) is not a number from 0 to 1000000")
                 }
                 overrides.phraseBoost = boost
+            case "--speech-gate":
+                let text = try value()
+                guard let flag = ConfigParser.parseSwitch(text) else {
+                    throw UsageError(description: "ears: --speech-gate \(text) is not on or off")
+                }
+                overrides.speechGate = flag
             case "--runtime-dir": overrides.runtimeDirectory = try value()
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }

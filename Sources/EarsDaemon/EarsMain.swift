@@ -54,6 +54,9 @@ public enum EarsMain {
                 printError("ears status: \(error.description)")
                 return ExitCode.failure
             }
+        case let .modelStatus(overrides, json):
+            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            return ModelStatusCommand.run(config: config, json: json, output: say)
         case let .scan(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return ScanCommand.run(options, config: config, output: say, errors: printError)

@@ -72,7 +72,8 @@ public final class ListenService: @unchecked Sendable {
         do throws(TranscriberError) {
             if ear == nil {
                 let transcriber = try EngineFactory.make(for: config)
-                ear = Ear(transcriber: transcriber, monotonicSeconds: ProcessClock.monotonicSeconds)
+                ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
+                          monotonicSeconds: ProcessClock.monotonicSeconds)
                 board.update { $0.model = transcriber.modelName }
                 log.info("engine \(transcriber.engineName) loaded (model \(transcriber.modelName))")
             }

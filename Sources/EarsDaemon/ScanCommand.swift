@@ -29,7 +29,8 @@ public enum ScanCommand {
         var failures = 0
         for file in options.files {
             let source = SoundFileSource(path: file, pacedAtRealTime: false)
-            let ear = Ear(transcriber: transcriber, monotonicSeconds: ProcessClock.monotonicSeconds)
+            let ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
+                          monotonicSeconds: ProcessClock.monotonicSeconds)
             var detector = WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds)
             var fileWakes: [WakeEvent] = []
             do {

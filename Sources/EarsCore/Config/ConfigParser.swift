@@ -61,6 +61,15 @@ public enum ConfigParser {
         keys.map { ("\($0.section).\($0.name)", $0.allowed) }
     }
 
+    /// Reads a systemd-style boolean.
+    public static func parseSwitch(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: return nil
+        }
+    }
+
     private static var sectionList: String {
         var seen: [String] = []
         for key in keys where !seen.contains(key.section) { seen.append(key.section) }
@@ -87,6 +96,16 @@ public enum ConfigParser {
         Key(section: "engine", name: "phrase_boost", allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { config, value, _ in
             guard let boost = Double(value), boost >= 0, boost <= 1_000_000 else { return "not a number from 0 to 1000000" }
             config.phraseBoost = boost
+            return nil
+        },
+        Key(section: "engine", name: "speech_gate", allowed: "on or off (also yes/no, true/false, 1/0)") { config, value, _ in
+            guard let flag = parseSwitch(value) else { return "not on or off" }
+            config.speechGate = flag
+            return nil
+        },
+        Key(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { config, value, _ in
+            guard let flag = parseSwitch(value) else { return "not on or off" }
+            config.voskGrammar = flag
             return nil
         },
         Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0), e.g. hey cordelia | 0.8") { config, value, seen in

@@ -20,6 +20,12 @@ public struct EarsConfig: Sendable, Equatable {
     /// `[engine] phrase_boost`: how strongly PocketSphinx's language model leans
     /// toward the phrases, as a multiple of a uniform word probability; 0 is off.
     public var phraseBoost: Double = EarsConfig.defaultPhraseBoost
+    /// `[engine] speech_gate`: whether silence and steady noise are kept from
+    /// the transcriber (the ring and the meter still see every chunk).
+    public var speechGate = true
+    /// `[engine] vosk_grammar`: whether Vosk decodes with a small grammar of
+    /// the phrases plus filler words (on) or its full language model (off).
+    public var voskGrammar = true
     /// `[wake] phrase` (repeatable): the phrases, each with its threshold.
     public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.

@@ -1,0 +1,84 @@
+import EarsCore
+import EarsPocketSphinx
+import EarsVosk
+import Foundation
+
+/// `ears model status [--json]`: for each engine, whether its model is
+/// installed, where, how big, and one sentence on how to install it. Reads
+/// the file system only; nothing is loaded.
+public enum ModelStatusCommand {
+    /// One engine's installation, in the wire form of `--json`.
+    public struct EngineInstallation: Equatable {
+        /// `installed`, `not_installed` or `unsupported`.
+        public var status: String
+        /// The model directory found, or where one was looked for.
+        public var path: String
+        /// Bytes on disk of the model (and, for Vosk, its library).
+        public var sizeBytes: Int64
+        /// One sentence: what to do next.
+        public var hint: String
+
+        /// `{"status":…,"path":…,"size_bytes":…,"install":…}`.
+        public var json: String {
+            JSONText.object([("status", JSONText.string(status)), ("path", JSONText.string(path)),
+                             ("size_bytes", String(sizeBytes)), ("install", JSONText.string(hint))])
+        }
+    }
+
+    /// PocketSphinx's installation for the configured (or default) model.
+    public static func pocketSphinx(configured: String?) -> EngineInstallation {
+        do throws(TranscriberError) {
+            let model = try PocketSphinxModel.locate(in: configured)
+            return EngineInstallation(status: "installed", path: model.directory, sizeBytes: directorySize(model.directory),
+                                      hint: "PocketSphinx is installed; it is the default engine.")
+        } catch {
+            return EngineInstallation(status: "not_installed", path: configured ?? PocketSphinxModel.defaultDirectory,
+                                      sizeBytes: 0, hint: error.sentence)
+        }
+    }
+
+    /// Vosk's installation for the configured (or default) model.
+    public static func vosk(configured: String?) -> EngineInstallation {
+        let found = VoskModel.status(configured: configured)
+        return EngineInstallation(status: found.status.rawValue, path: found.path, sizeBytes: found.sizeBytes, hint: found.hint)
+    }
+
+    /// Runs the command for `config`; returns the exit status (0: the
+    /// configured engine is installed, 1: it is not).
+    public static func run(config: EarsConfig, json: Bool, output: (String) -> Void) -> Int32 {
+        let engines: [(EngineKind, EngineInstallation)] = [
+            (.pocketsphinx, pocketSphinx(configured: config.engine == .pocketsphinx ? config.model : nil)),
+            (.vosk, vosk(configured: config.engine == .vosk ? config.model : nil)),
+        ]
+        if json {
+            output(JSONText.object(engines.map { ($0.0.rawValue, $0.1.json) }))
+        } else {
+            for (engine, installation) in engines {
+                let marker = engine == config.engine ? " (configured)" : ""
+                output("\(engine.rawValue)\(marker): \(installation.status.replacingOccurrences(of: "_", with: " "))")
+                output("  path: \(installation.path)")
+                if installation.sizeBytes > 0 {
+                    output("  size: \(JSONText.number(Double(installation.sizeBytes) / 1_048_576, places: 1)) MiB")
+                }
+                output("  \(installation.hint)")
+            }
+        }
+        let configured = engines.first { $0.0 == config.engine }?.1
+        return configured?.status == "installed" ? 0 : 1
+    }
+
+    /// Total size of the regular files under `path` (or of `path` itself), in bytes.
+    static func directorySize(_ path: String) -> Int64 {
+        let files = FileManager.default
+        guard let enumerator = files.enumerator(atPath: path) else {
+            return (try? files.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        }
+        var total: Int64 = 0
+        while let name = enumerator.nextObject() as? String {
+            if let size = (try? files.attributesOfItem(atPath: path + "/" + name))?[.size] as? NSNumber {
+                total += size.int64Value
+            }
+        }
+        return total
+    }
+}
