@@ -106,7 +106,7 @@ public enum EarsMain {
         let source: any AudioSource = options.inputFile.map { SoundFileSource(path: $0, pacedAtRealTime: true) }
             ?? AlsaMicrophone(device: config.device)
         let service = ListenService(config: config, source: source, board: board, log: log) { wake in
-            log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
+            log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         let audioThread = Thread { service.run() }
         audioThread.name = "ears-audio"

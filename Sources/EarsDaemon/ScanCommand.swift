@@ -6,8 +6,10 @@ import EarsFiles
 /// Output with `--json` (stable; benchmarks and tuning depend on it): one line
 /// per wake, `{"event":"wake","file":F,"phrase":P,"t":T,"score":S}` with `t`
 /// the seconds of audio into the file at the wake, then one summary line
-/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L}` (`cpu_s`
-/// counts from after the engine loaded; `load_s` is the load's wall time). A file that cannot
+/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F}`
+/// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
+/// time; `chunks` and `fed` are the ears' meters summed over files). A wake
+/// line also says which `piece` it fired on: `volatile` or `final`. A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
 /// others still run; the exit status is then 1.
 public enum ScanCommand {
@@ -25,6 +27,8 @@ public enum ScanCommand {
         let loadSeconds = ProcessClock.monotonicSeconds() - loadStarted
         let cpuAtStart = ProcessClock.cpuSeconds()
         var audioSeconds = 0.0
+        var chunks = 0
+        var fed = 0
         var wakes = 0
         var failures = 0
         for file in options.files {
@@ -58,12 +62,15 @@ public enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
+            chunks += ear.meter.chunks
+            fed += ear.meter.fed
             for wake in fileWakes {
                 if options.json {
                     output(JSONText.object([
                         ("event", JSONText.string("wake")), ("file", JSONText.string(file)),
                         ("phrase", JSONText.string(wake.phrase)), ("t", JSONText.number(wake.audioSeconds, places: 2)),
                         ("score", JSONText.number(wake.score, places: 3)),
+                        ("piece", JSONText.string(wake.pieceKind.rawValue)),
                     ]))
                 } else {
                     output("\(file): wake \"\(wake.phrase)\" at \(JSONText.number(wake.audioSeconds, places: 2)) s (score \(JSONText.number(wake.score, places: 3)))")
@@ -76,6 +83,7 @@ public enum ScanCommand {
                 ("event", JSONText.string("summary")), ("audio_s", JSONText.number(audioSeconds, places: 2)),
                 ("cpu_s", JSONText.number(cpuSeconds, places: 3)), ("wakes", String(wakes)),
                 ("load_s", JSONText.number(loadSeconds, places: 3)),
+                ("chunks", String(chunks)), ("fed", String(fed)),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")

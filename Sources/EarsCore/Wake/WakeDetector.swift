@@ -21,6 +21,8 @@ public struct WakeEvent: Sendable, Equatable {
     public var audioSeconds: Double
     /// The utterance the phrase was found in.
     public var utterance: Int
+    /// Whether it fired on a volatile guess (before the engine settled) or a final piece.
+    public var pieceKind: TranscriptPiece.Kind = .final
 }
 
 /// Wake detector v1: text matching over the ear's recent pieces.
@@ -84,7 +86,7 @@ public struct WakeDetector: Sendable {
         firedUtterances.append(newest.utterance)
         if firedUtterances.count > WakeDetector.rememberedUtterances { firedUtterances.removeFirst() }
         return WakeEvent(phrase: phrases[best.index].text, score: best.score,
-                         audioSeconds: newest.endSeconds, utterance: newest.utterance)
+                         audioSeconds: newest.endSeconds, utterance: newest.utterance, pieceKind: newest.kind)
     }
 
     /// Forgets which utterances fired and the refractory clocks (a new stream).
