@@ -62,7 +62,7 @@ integration-test: build
 
 ## bench: measure (numbers go into docs/performance.md by hand, with this command).
 bench: release
-	scripts/bench.sh $(BUILD_DIR)/release/ears
+	bench/run.sh $(BUILD_DIR)/release/ears
 
 clean:
 	rm -rf $(BUILD_DIR) .deps

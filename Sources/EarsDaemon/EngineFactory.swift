@@ -1,7 +1,6 @@
 import EarsCore
 import EarsPocketSphinx
 import EarsVosk
-import Foundation
 
 /// Builds the configured transcriber. Loading can fail (a missing model); the
 /// error's sentence is what `closed_why` shows.
@@ -38,8 +37,7 @@ public enum EngineFactory {
         switch config.engine {
         case .pocketsphinx:
             let model = try PocketSphinxModel.locate(in: config.model)
-            let extra = (ProcessInfo.processInfo.environment["EARS_PS_EXTRA"] ?? "").split(separator: " ").map(String.init)
-            return try PocketSphinxTranscriber(model: model, extraArguments: extra, boostedPhrases: config.phrases.map(\.text),
+            return try PocketSphinxTranscriber(model: model, boostedPhrases: config.phrases.map(\.text),
                                                boostWeight: Float(config.phraseBoost))
         case .vosk:
             let model = try VoskModel.locate(config.model)

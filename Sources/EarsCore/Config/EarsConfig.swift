@@ -7,7 +7,7 @@ public struct EarsConfig: Sendable, Equatable {
     /// The phrase listened for when none is configured.
     public static let defaultPhrase = "hey cordelia"
     /// PocketSphinx phrase boost when none is configured (see docs/performance.md).
-    public static let defaultPhraseBoost = 0.0
+    public static let defaultPhraseBoost = 1000.0
     /// Mode of the status socket file when none is configured.
     public static let defaultSocketMode: UInt32 = 0o660
 
