@@ -4,15 +4,19 @@
 positives: each phrase, a 0.15 s pause, then a command, said by every voice (flite,
 festival, espeak-ng), clean and mixed with pink noise at 20, 10 and 5 dB SNR.
 negatives: Debian's fortunes (fortunes-min) read by the same voices, plus
-sound-alike sentences, clean and at 10 dB SNR.
+sound-alike sentences for each phrase, clean and at 10 dB SNR (if 10 is among
+--snrs; --negative-snrs sets the negatives' noise levels explicitly, "" = clean only).
 
 Writes WAVs (16 kHz mono S16) and manifest.json into OUT. The same arguments
 give the same corpus: text choice is seeded, synthesis is deterministic, and
-noise comes from sox with a fixed seed (-R).
+noise and dither come from sox with a fixed seed (-R). --jobs N synthesizes N files at a
+time (the files are the same).
 
 usage: bench/corpus.py OUT [--negative-minutes M] [--phrases "a,b"] [--voices v1,v2]
+                           [--snrs 20,10,5] [--negative-snrs 10] [--jobs N]
 """
 import argparse, json, os, random, re, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
 
 VOICES = {
     "flite-kal16": ["flite", "-voice", "kal16"],
@@ -27,16 +31,35 @@ COMMANDS = [
     "what's for dinner tonight", "turn on the kitchen lights", "what time is it",
     "play some quiet music", "set a timer for ten minutes", "what's the weather tomorrow",
 ]
-SOUND_ALIKES = [
-    "hey cordial ear, how are you", "they called delia yesterday", "the accordion player was late",
-    "hey Cornelia, nice to see you", "a record of the meeting", "hey, gorgeous amelia", "order delia's book",
-    "cordless drills are cheap", "hey card, hey deal", "call delia back later",
-]
+# Sentences that sound like (part of) a phrase but do not say it, per phrase.
+SOUND_ALIKES_BY_PHRASE = {
+    "hey cordelia": [
+        "hey cordial ear, how are you", "they called delia yesterday", "the accordion player was late",
+        "hey Cornelia, nice to see you", "a record of the meeting", "hey, gorgeous amelia", "order delia's book",
+        "cordless drills are cheap", "hey card, hey deal", "call delia back later",
+    ],
+    "okay jarvis": [
+        "okay, Travis, let's go", "okay, Marvin, sit down", "oh, Jarvis left the car in the garage",
+        "the hockey jersey is blue", "okay, Harvey is here", "hey, Mavis, come over", "OK, carve it slowly",
+        "go ask Davis about it", "the car is in the garage, Mavis", "Jarvis said it was okay",
+    ],
+    "good morning cordelia": [
+        "good morning, Cornelia", "good morning, Amelia, did you sleep well", "good evening, Cordelia",
+        "a good mourning for Delia", "good morning, Gordon, how are you", "the good morning chorus sang loudly",
+        "could warning cords deal with it", "good morning to all of you", "Cordelia said good night",
+        "a good mornings cordial drink",
+    ],
+}
+SOUND_ALIKES = SOUND_ALIKES_BY_PHRASE["hey cordelia"]
 DEFAULT_PHRASES = ["hey cordelia"]
 LEAD_S, TAIL_S = 0.8, 1.0
 
 
 def run(cmd, **kw):
+    if cmd[0] == "sox" and "-R" not in cmd:
+        # -R: repeatable dither (sox dithers when it resamples or mixes, with a
+        # random seed unless told otherwise), so the same arguments give the same files.
+        cmd = ["sox", "-R", *cmd[1:]]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
 
 
@@ -89,15 +112,32 @@ def add_noise(clean, snr_db, out):
     os.remove(noise)
 
 
-def fortunes(rng, minutes):
-    """Sentences from Debian's fortunes, roughly `minutes` of speech (150 words/min)."""
+def letters(text):
+    return re.sub(r"[^a-z]", "", text.lower())
+
+
+def sound_alikes(phrases):
+    """The sound-alike sentences for phrases, each with the phrase it imitates;
+    none that says any of the phrases."""
+    out, seen = [], set()
+    for phrase in phrases:
+        for text in SOUND_ALIKES_BY_PHRASE.get(phrase.lower(), []):
+            if text not in seen and not any(letters(p) in letters(text) for p in phrases):
+                seen.add(text)
+                out.append((text, phrase))
+    return out
+
+
+def fortunes(rng, minutes, phrases=()):
+    """Sentences from Debian's fortunes, roughly `minutes` of speech (150 words/min);
+    none that contains "cordelia" or any of phrases."""
     texts = []
     for name in ["fortunes", "literature", "riddles"]:
         path = f"/usr/share/games/fortunes/{name}"
         if os.path.exists(path):
             texts += [t.strip() for t in open(path, encoding="utf-8", errors="ignore").read().split("\n%\n")]
     texts = [re.sub(r"\s+", " ", t) for t in texts if 5 <= len(t.split()) <= 60]
-    texts = [t for t in texts if "cordelia" not in t.lower()]
+    texts = [t for t in texts if "cordelia" not in t.lower() and not any(letters(p) in letters(t) for p in phrases)]
     rng.shuffle(texts)
     picked, words = [], 0
     for t in texts:
@@ -115,40 +155,67 @@ def main():
     ap.add_argument("--phrases", default=",".join(DEFAULT_PHRASES))
     ap.add_argument("--voices", default=",".join(VOICES))
     ap.add_argument("--snrs", default="20,10,5")
+    ap.add_argument("--negative-snrs", default=None,
+                    help='noise levels for the negatives (default: "10" if 10 is among --snrs; "" = clean only)')
+    ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
     rng = random.Random(20261129)
     voices = args.voices.split(",")
     phrases = [p.strip() for p in args.phrases.split(",") if p.strip()]
     snrs = [int(s) for s in args.snrs.split(",") if s]
+    if args.negative_snrs is None:
+        negative_snrs = [10] if 10 in snrs else []
+    else:
+        negative_snrs = [int(s) for s in args.negative_snrs.split(",") if s]
     os.makedirs(args.out, exist_ok=True)
     items = []
+    # Each job makes one clean file and its noisy copies; the order of items
+    # (and every file) is the same whatever --jobs is.
+    jobs = []
 
     for voice in voices:
         for pi, phrase in enumerate(phrases):
             for ci, command in enumerate(COMMANDS):
                 base = f"pos-{voice}-p{pi}-c{ci}"
                 clean = os.path.join(args.out, base + "-clean.wav")
-                phrase_end = say_call(voice, phrase, command, clean)
-                items.append(dict(file=clean, kind="positive", phrase=phrase, voice=voice, condition="clean", phrase_end=phrase_end))
+                group = [dict(file=clean, kind="positive", phrase=phrase, voice=voice, condition="clean")]
                 for snr in snrs:
                     noisy = os.path.join(args.out, f"{base}-snr{snr}.wav")
-                    add_noise(clean, snr, noisy)
-                    items.append(dict(file=noisy, kind="positive", phrase=phrase, voice=voice, condition=f"snr{snr}", phrase_end=phrase_end))
+                    group.append(dict(file=noisy, kind="positive", phrase=phrase, voice=voice, condition=f"snr{snr}", snr=snr))
+                items += group
+                jobs.append(("call", voice, (phrase, command), group))
 
-    texts = fortunes(rng, args.negative_minutes / max(1, len(voices)))
+    texts = fortunes(rng, args.negative_minutes / max(1, len(voices)), phrases)
+    alikes = sound_alikes(phrases)
     for voice in voices:
-        for ti, text in enumerate(texts + SOUND_ALIKES):
+        for ti, text in enumerate(texts + [a for a, _ in alikes]):
             kind = "soundalike" if ti >= len(texts) else "negative"
+            extra = dict(alike_of=alikes[ti - len(texts)][1]) if kind == "soundalike" else {}
             clean = os.path.join(args.out, f"neg-{voice}-{ti}-clean.wav")
-            say(voice, text, clean)
-            items.append(dict(file=clean, kind=kind, voice=voice, condition="clean"))
-            if 10 in snrs:
-                noisy = os.path.join(args.out, f"neg-{voice}-{ti}-snr10.wav")
-                add_noise(clean, 10, noisy)
-                items.append(dict(file=noisy, kind=kind, voice=voice, condition="snr10"))
+            group = [dict(file=clean, kind=kind, voice=voice, condition="clean", **extra)]
+            for snr in negative_snrs:
+                noisy = os.path.join(args.out, f"neg-{voice}-{ti}-snr{snr}.wav")
+                group.append(dict(file=noisy, kind=kind, voice=voice, condition=f"snr{snr}", snr=snr, **extra))
+            items += group
+            jobs.append(("say", voice, text, group))
 
-    for item in items:
-        item["seconds"] = duration(item["file"])
+    def make(job):
+        what, voice, text, group = job
+        clean = group[0]["file"]
+        if what == "call":
+            phrase_end = say_call(voice, text[0], text[1], clean)
+            for item in group:
+                item["phrase_end"] = phrase_end
+        else:
+            say(voice, text, clean)
+        for item in group[1:]:
+            add_noise(clean, item.pop("snr"), item["file"])
+        for item in group:
+            item["seconds"] = duration(item["file"])
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for _ in pool.map(make, jobs):
+            pass
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(dict(phrases=phrases, voices=voices, items=items), f, indent=1)
     pos = sum(1 for i in items if i["kind"] == "positive")

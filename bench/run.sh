@@ -37,3 +37,6 @@ corpus="$out/corpus-bias"
     echo "| $threshold | $hits/$total |"
   done
 } | tee "$out/kws.md"
+
+# 4. Korean on Vosk (espeak-ng voices): grammar vs free decoding.
+python3 korean.py "$ears" "$out/korean-work" | tee "$out/korean.md"

@@ -15,6 +15,7 @@ import Testing
         let speech = try Speech.rawSamples(of: dir + "/call.wav")
 
         let daemon = try EarsDaemon(["listen", "--device", "cap", "--runtime-dir", dir + "/run"], environment: mic.environment)
+        defer { _ = daemon.terminate() }
         mic.startFeeding()
         let socket = dir + "/run/status.sock"
         let listening = waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" }

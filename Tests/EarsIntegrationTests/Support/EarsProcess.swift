@@ -63,9 +63,11 @@ final class EarsDaemon: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         let handle = pipe.fileHandleForReading
-        handle.readabilityHandler = { [self] handle in
+        // Weak: a strong capture would keep the daemon object (and so the
+        // process, which deinit kills) alive after a failed test.
+        handle.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            guard !data.isEmpty, let self else { handle.readabilityHandler = nil; return }
             self.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
