@@ -132,9 +132,13 @@ public final class ListenService: @unchecked Sendable {
 
     private func consider(_ pieces: [TranscriptPiece], ear: Ear) {
         for piece in pieces {
-            guard let wake = detector.consider(piece, recent: ear.recentPieces) else { continue }
-            board.update { $0.wakes += 1 }
-            onWake(wake)
+            let wake = detector.consider(piece, recent: ear.recentPieces)
+            let nearMisses = detector.nearMisses
+            board.update {
+                $0.nearMisses = nearMisses
+                if wake != nil { $0.wakes += 1 }
+            }
+            if let wake { onWake(wake) }
         }
     }
 

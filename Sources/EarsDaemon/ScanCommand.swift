@@ -6,7 +6,7 @@ import EarsFiles
 /// Output with `--json` (stable; benchmarks and tuning depend on it): one line
 /// per wake, `{"event":"wake","file":F,"phrase":P,"t":T,"score":S}` with `t`
 /// the seconds of audio into the file at the wake, then one summary line
-/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F}`
+/// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F,"near_misses":M}`
 /// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
 /// time; `chunks` and `fed` are the ears' meters summed over files). A wake
 /// line also says which `piece` it fired on: `volatile` or `final`. A file that cannot
@@ -29,6 +29,7 @@ public enum ScanCommand {
         var audioSeconds = 0.0
         var chunks = 0
         var fed = 0
+        var nearMisses = 0
         var wakes = 0
         var failures = 0
         for file in options.files {
@@ -62,6 +63,7 @@ public enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
+            nearMisses += detector.nearMisses
             chunks += ear.meter.chunks
             fed += ear.meter.fed
             for wake in fileWakes {
@@ -83,7 +85,7 @@ public enum ScanCommand {
                 ("event", JSONText.string("summary")), ("audio_s", JSONText.number(audioSeconds, places: 2)),
                 ("cpu_s", JSONText.number(cpuSeconds, places: 3)), ("wakes", String(wakes)),
                 ("load_s", JSONText.number(loadSeconds, places: 3)),
-                ("chunks", String(chunks)), ("fed", String(fed)),
+                ("chunks", String(chunks)), ("fed", String(fed)), ("near_misses", String(nearMisses)),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")

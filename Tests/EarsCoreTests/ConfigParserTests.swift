@@ -79,6 +79,16 @@ import Testing
         #expect(throws: ConfigError.self) { try ConfigParser.parse("[wake]\nphrase = hey | 3\n", file: "x") }
     }
 
+    @Test func aPhraseMayCarryAThresholdAndAliases() throws {
+        let config = try ConfigParser.parse("[wake]\nphrase = hey cordelia | 0.7 | cordelia pippa, hey delia\nphrase = computer | | ok computer\n", file: "x")
+        #expect(config.phrases == [WakePhrase(text: "hey cordelia", threshold: 0.7, aliases: ["cordelia pippa", "hey delia"]),
+                                   WakePhrase(text: "computer", aliases: ["ok computer"])])
+    }
+
+    @Test func anEmptyAliasIsRefused() {
+        #expect(throws: ConfigError.self) { try ConfigParser.parse("[wake]\nphrase = hey | 0.8 | ,\n", file: "x") }
+    }
+
     @Test func aRelativeModelPathIsRefused() {
         #expect(throws: ConfigError.self) { try ConfigParser.parse("[engine]\nmodel = models/ko\n", file: "x") }
     }

@@ -91,6 +91,46 @@ import Testing
     }
 }
 
+@Suite struct WakeDetectorAliasAndNearMissTests {
+    @Test func anAliasWakesButTheWakeNamesThePhrase() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", aliases: ["cordelia pippa"])])
+        let piece = final("cordelia pippa lights on", utterance: 1, at: 2)
+        let wake = detector.consider(piece, recent: [piece])
+        #expect(wake?.phrase == "hey cordelia")
+        #expect(wake?.score == 1)
+    }
+
+    @Test func eachPhraseKeepsItsOwnThreshold() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.95),
+                                              WakePhrase(text: "lights on", threshold: 0.5)])
+        let piece = final("hey cordelio lights on", utterance: 1, at: 2)
+        #expect(detector.consider(piece, recent: [piece])?.phrase == "lights on")
+    }
+
+    @Test func aScoreJustUnderTheThresholdCountsOneNearMissPerUtterance() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.9)])
+        // "hey cordelio" scores 10/11 = 0.909 ≥ 0.9: a wake; "hey card eliot" 0.73 is a near miss (≥ 0.75? no).
+        let guess = volatile("hey cardelio", utterance: 1, at: 1) // 2 edits: 0.818, within 0.15 of 0.9
+        #expect(detector.consider(guess, recent: [guess]) == nil)
+        let settled = final("hey cardelio okay", utterance: 1, at: 1.5)
+        #expect(detector.consider(settled, recent: [settled]) == nil)
+        #expect(detector.nearMisses == 1)
+        let unrelated = final("what's for dinner", utterance: 2, at: 3)
+        #expect(detector.consider(unrelated, recent: [settled, unrelated]) == nil)
+        #expect(detector.nearMisses == 1)
+    }
+
+    @Test func anUtteranceThatWakesAfterANearMissIsNotCountedAsAMiss() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.9)])
+        let guess = volatile("hey cardelio", utterance: 1, at: 1)
+        _ = detector.consider(guess, recent: [guess])
+        #expect(detector.nearMisses == 1)
+        let settled = final("hey cordelia", utterance: 1, at: 1.5)
+        #expect(detector.consider(settled, recent: [settled]) != nil)
+        #expect(detector.nearMisses == 0)
+    }
+}
+
 @Suite struct TextNormalizerTests {
     @Test func foldingLowercasesAndStripsPunctuation() {
         #expect(TextNormalizer.fold("  Hey,   CORDELIA!! ") == "hey cordelia")

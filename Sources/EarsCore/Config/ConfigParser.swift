@@ -108,13 +108,19 @@ public enum ConfigParser {
             config.voskGrammar = flag
             return nil
         },
-        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0), e.g. hey cordelia | 0.8") { config, value, seen in
-            let parts = value.split(separator: "|", maxSplits: 1).map { String($0).trimmingSpaces }
+        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa") { config, value, seen in
+            let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
             guard let text = parts.first, !PhraseMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
             var phrase = WakePhrase(text: text)
-            if parts.count == 2 {
+            if parts.count >= 2, !parts[1].isEmpty {
                 guard let threshold = Double(parts[1]), threshold >= 0.05, threshold <= 1 else { return "the threshold is not a number from 0.05 to 1.0" }
                 phrase.threshold = threshold
+            }
+            if parts.count == 3 {
+                phrase.aliases = parts[2].split(separator: ",").map { String($0).trimmingSpaces }
+                guard !phrase.aliases.isEmpty, phrase.aliases.allSatisfy({ !PhraseMatcher.letters($0).isEmpty }) else {
+                    return "an alias has no letters"
+                }
             }
             // The first phrase in a file replaces the built-in default; later ones add.
             if !seen { config.phrases = []; seen = true }

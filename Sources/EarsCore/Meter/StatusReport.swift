@@ -19,6 +19,8 @@ public struct StatusReport: Sendable, Equatable {
     public var secondsSinceAudio: Double?
     /// Wakes since start.
     public var wakes = 0
+    /// Utterances that scored just under a phrase's threshold (content-free).
+    public var nearMisses = 0
     /// Seconds since the daemon started.
     public var uptimeSeconds: Double = 0
     /// Whether the ear text switch is on (never the text itself).
@@ -47,6 +49,7 @@ public struct StatusReport: Sendable, Equatable {
         ]
         fields.append(("ear", JSONText.object(earFields)))
         fields.append(("wakes", String(wakes)))
+        fields.append(("near_misses", String(nearMisses)))
         fields.append(("uptime_s", JSONText.number(uptimeSeconds, places: 1)))
         fields.append(("heard_shown", heardShown ? "true" : "false"))
         return JSONText.object(fields)

@@ -78,7 +78,16 @@ public struct PhoneticMatcher: Sendable {
 
     /// Cost of losing every sound of `phrase`: the score's denominator.
     public func mass(of phrase: SoundSequence) -> Double {
-        phrase.sounds.reduce(0) { $0 + costs.indel($1) }
+        indels(phrase.sounds).reduce(0, +)
+    }
+
+    /// Insertion/deletion cost of each sound, a repeat of the sound before it
+    /// costing at most `PhoneticCost.repeatedIndel`.
+    private func indels(_ sounds: [Sound]) -> [Double] {
+        sounds.indices.map { k in
+            let cost = costs.indel(sounds[k])
+            return k > 0 && sounds[k] == sounds[k - 1] ? min(cost, PhoneticCost.repeatedIndel) : cost
+        }
     }
 
     /// Best match of `phrase` in `text` that ends on a sound of word
@@ -92,9 +101,10 @@ public struct PhoneticMatcher: Sendable {
         let p = phrase.sounds, t = text.sounds
         let m = p.count
         guard m > 0, let firstNew = text.wordIndex.firstIndex(where: { $0 >= earliestEndWord }) else { return nil }
-        let mass = self.mass(of: phrase)
+        let insert = indels(p) // a phrase sound the text lacks
+        let delete = indels(t) // a text sound the phrase lacks
+        let mass = insert.reduce(0, +)
         guard mass > 0 else { return nil }
-        let insert = p.map(costs.indel) // a phrase sound the text lacks
         // column[i]: the cheapest alignment of p[0..<i] with text ending at the
         // current position; ended[i]: the same, restricted to alignments whose
         // last text sound is matched (only phrase insertions after it).
@@ -106,7 +116,6 @@ public struct PhoneticMatcher: Sendable {
         for j in 1...t.count {
             let sound = t[j - 1]
             let isNew = j - 1 >= firstNew
-            let delete = costs.indel(sound) // a text sound the phrase lacks
             column[0] = Cell(cost: 0, start: j, newMass: 0) // the match may start anywhere
             ended[0] = Cell.unreachable
             for i in 1...m {
@@ -117,7 +126,7 @@ public struct PhoneticMatcher: Sendable {
                 trailing.cost += insert[i - 1]
                 ended[i] = trailing.cost < matched.cost ? trailing : matched
                 var skipped = previous[i]
-                skipped.cost += delete
+                skipped.cost += delete[j - 1]
                 var lacking = column[i - 1]
                 lacking.cost += insert[i - 1]
                 let cell = skipped.cost < ended[i].cost ? skipped : ended[i]

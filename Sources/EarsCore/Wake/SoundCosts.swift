@@ -47,6 +47,10 @@ public enum PhoneticCost {
     public static let breathIndel = 0.4
     /// A letter of another script lost or gained.
     public static let letterIndel = 1.0
+    /// A sound right after the same sound, lost or gained: the two D of "cord
+    /// delia" or the ㄹㄹ of 델리 are said as one long sound, so spelling it
+    /// once or twice is nearly the same thing (applied by `PhoneticMatcher`).
+    public static let repeatedIndel = 0.3
 }
 
 /// How far apart two sounds are and what losing one costs: the tables behind

@@ -1,19 +1,25 @@
 /// A phrase the detector listens for, as written text.
 public struct WakePhrase: Sendable, Equatable {
-    /// The phrase as the user wrote it, e.g. "hey cordelia".
+    /// The phrase as the user wrote it, e.g. "hey cordelia". Wakes report this text.
     public var text: String
     /// Lowest score (0…1) that counts as a wake.
     public var threshold: Double
+    /// Other written forms that count as the same phrase, e.g. "cordelia pippa".
+    public var aliases: [String]
 
-    public init(text: String, threshold: Double = WakeDetector.defaultThreshold) {
+    public init(text: String, threshold: Double = WakeDetector.defaultThreshold, aliases: [String] = []) {
         self.text = text
         self.threshold = threshold
+        self.aliases = aliases
     }
+
+    /// The phrase and its aliases, the phrase first.
+    public var forms: [String] { [text] + aliases }
 }
 
 /// A heard phrase. Carries the phrase and numbers, never the words around it.
 public struct WakeEvent: Sendable, Equatable {
-    /// The configured phrase text that matched.
+    /// The configured phrase text that matched (never an alias or transcript words).
     public var phrase: String
     /// Match score, 0…1.
     public var score: Double
@@ -25,17 +31,54 @@ public struct WakeEvent: Sendable, Equatable {
     public var pieceKind: TranscriptPiece.Kind = .final
 }
 
-/// Wake detector v1: text matching over the ear's recent pieces.
+/// Scores a written phrase form against recent transcript text. The letter
+/// scorer is the built-in one; a phonetic scorer compares sounds instead.
+public protocol PhraseScorer: AnyObject {
+    /// Prepares a phrase form once (spelling, pronunciation) for repeated scoring.
+    func prepare(_ form: String) -> PreparedForm
+    /// Best score 0…1 of `form` in `before` + `newest` whose match ends inside
+    /// `newest` (so old words never fire twice). `before` may be empty.
+    func score(_ form: PreparedForm, before: String, newest: String) -> Double
+}
+
+/// A phrase form made ready by a `PhraseScorer`; opaque to the detector.
+public struct PreparedForm: @unchecked Sendable {
+    // @unchecked: the payload is written once at preparation and only read after.
+    public let payload: Any
+    public init(_ payload: Any) { self.payload = payload }
+}
+
+/// Letter-level scoring (`PhraseMatcher`): folded text, spaces removed.
+public final class LetterScorer: PhraseScorer {
+    public init() {}
+
+    public func prepare(_ form: String) -> PreparedForm { PreparedForm(PhraseMatcher.letters(form)) }
+
+    public func score(_ form: PreparedForm, before: String, newest: String) -> Double {
+        guard let phrase = form.payload as? [Character] else { return 0 }
+        let old = PhraseMatcher.letters(before)
+        let new = PhraseMatcher.letters(newest)
+        guard !new.isEmpty else { return 0 }
+        return PhraseMatcher.bestMatch(of: phrase, in: old + new, earliestEnd: old.count + 1)?.score ?? 0
+    }
+}
+
+/// The wake detector: text matching over the ear's recent pieces.
 ///
-/// A pure value: it is handed each new piece with the ones before it and
-/// answers with at most one wake. It fires once per utterance (a phrase found
-/// in a volatile piece does not fire again when that utterance turns final)
-/// and keeps a refractory time per phrase (default 2 s of audio).
-public struct WakeDetector: Sendable {
+/// A pure value apart from its scorer: it is handed each new piece with the
+/// ones before it and answers with at most one wake. Several phrases, each
+/// with its own threshold and aliases; the best-scoring phrase above its
+/// threshold wins. It fires once per utterance (a phrase found in a volatile
+/// piece does not fire again when that utterance turns final) and keeps a
+/// refractory time per phrase (default 2 s of audio). Scores just under a
+/// threshold count as near misses, once per utterance, content-free.
+public struct WakeDetector {
     /// Score needed when a phrase does not set its own.
     public static let defaultThreshold = 0.8
     /// Audio seconds after a wake during which the same phrase cannot fire again.
     public static let defaultRefractorySeconds = 2.0
+    /// How far under its threshold a score still counts as a near miss.
+    public static let nearMissMargin = 0.15
     /// Utterances remembered as "already fired"; older ones cannot recur.
     private static let rememberedUtterances = 32
 
@@ -43,17 +86,26 @@ public struct WakeDetector: Sendable {
     public let phrases: [WakePhrase]
     /// Refractory time per phrase, in seconds of audio.
     public let refractorySeconds: Double
+    /// Utterances whose best score fell within `nearMissMargin` under a threshold without waking.
+    public private(set) var nearMisses = 0
 
-    private let phraseLetters: [[Character]]
+    private let scorer: any PhraseScorer
+    private let prepared: [[PreparedForm]]
     private var firedUtterances: [Int] = []
+    private var nearMissUtterances: [Int] = []
     private var lastWakeSeconds: [Double?]
 
-    /// Makes a detector for `phrases` (empty phrases are ignored).
-    public init(phrases: [WakePhrase], refractorySeconds: Double = WakeDetector.defaultRefractorySeconds) {
+    /// Makes a detector for `phrases` (phrases without letters are ignored),
+    /// scoring with `scorer` (letters by default).
+    public init(phrases: [WakePhrase], refractorySeconds: Double = WakeDetector.defaultRefractorySeconds,
+                scorer: any PhraseScorer = LetterScorer()) {
         let usable = phrases.filter { !PhraseMatcher.letters($0.text).isEmpty }
         self.phrases = usable
         self.refractorySeconds = refractorySeconds
-        self.phraseLetters = usable.map { PhraseMatcher.letters($0.text) }
+        self.scorer = scorer
+        self.prepared = usable.map { phrase in
+            phrase.forms.filter { !PhraseMatcher.letters($0).isEmpty }.map(scorer.prepare)
+        }
         self.lastWakeSeconds = Array(repeating: nil, count: usable.count)
     }
 
@@ -65,33 +117,50 @@ public struct WakeDetector: Sendable {
     /// words never fire twice. Returns a wake or nil.
     public mutating func consider(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> WakeEvent? {
         guard !firedUtterances.contains(newest.utterance) else { return nil }
-        let newLetters = PhraseMatcher.letters(newest.text)
-        guard !newLetters.isEmpty else { return nil }
+        guard !PhraseMatcher.letters(newest.text).isEmpty else { return nil }
         // An utterance that already fired lends no words: its phrase was heard.
         let before = recent.last { $0.kind == .final && $0.utterance != newest.utterance }
             .flatMap { firedUtterances.contains($0.utterance) ? nil : $0 }
-        let beforeLetters = before.map { PhraseMatcher.letters($0.text) } ?? []
-        let text = beforeLetters + newLetters
 
         var best: (index: Int, score: Double)?
+        var nearMiss = false
         for (index, phrase) in phrases.enumerated() {
-            guard let match = PhraseMatcher.bestMatch(of: phraseLetters[index], in: text,
-                                                      earliestEnd: beforeLetters.count + 1),
-                  match.score >= phrase.threshold else { continue }
+            let score = prepared[index].map { scorer.score($0, before: before?.text ?? "", newest: newest.text) }.max() ?? 0
+            guard score >= phrase.threshold else {
+                if score >= phrase.threshold - WakeDetector.nearMissMargin { nearMiss = true }
+                continue
+            }
             if let last = lastWakeSeconds[index], newest.endSeconds - last < refractorySeconds { continue }
-            if best == nil || match.score > best!.score { best = (index, match.score) }
+            if best == nil || score > best!.score { best = (index, score) }
         }
-        guard let best else { return nil }
+        guard let best else {
+            if nearMiss && !nearMissUtterances.contains(newest.utterance) {
+                nearMisses += 1
+                remember(newest.utterance, in: &nearMissUtterances)
+            }
+            return nil
+        }
         lastWakeSeconds[best.index] = newest.endSeconds
-        firedUtterances.append(newest.utterance)
-        if firedUtterances.count > WakeDetector.rememberedUtterances { firedUtterances.removeFirst() }
+        remember(newest.utterance, in: &firedUtterances)
+        if let index = nearMissUtterances.firstIndex(of: newest.utterance) {
+            // It woke after all: that utterance was not a miss.
+            nearMissUtterances.remove(at: index)
+            nearMisses -= 1
+        }
         return WakeEvent(phrase: phrases[best.index].text, score: best.score,
                          audioSeconds: newest.endSeconds, utterance: newest.utterance, pieceKind: newest.kind)
     }
 
-    /// Forgets which utterances fired and the refractory clocks (a new stream).
+    /// Forgets which utterances fired and the refractory clocks (a new
+    /// stream); the near-miss count is a meter and keeps counting.
     public mutating func reset() {
         firedUtterances.removeAll()
+        nearMissUtterances.removeAll()
         lastWakeSeconds = Array(repeating: nil, count: phrases.count)
+    }
+
+    private func remember(_ utterance: Int, in list: inout [Int]) {
+        list.append(utterance)
+        if list.count > WakeDetector.rememberedUtterances { list.removeFirst() }
     }
 }
