@@ -30,6 +30,7 @@ public struct ConfigOverrides: Equatable {
     public var threshold: Double?
     public var phraseBoost: Double?
     public var speechGate: Bool?
+    public var matching: Matching?
     public var runtimeDirectory: String?
 
     public init() {}
@@ -47,6 +48,7 @@ public struct ConfigOverrides: Equatable {
         }
         if let phraseBoost { config.phraseBoost = phraseBoost }
         if let speechGate { config.speechGate = speechGate }
+        if let matching { config.matching = matching }
         if let runtimeDirectory { config.runtimeDirectory = runtimeDirectory }
     }
 }
@@ -96,6 +98,7 @@ public enum Arguments {
       --threshold X      match score needed, 0.05 to 1.0
       --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
       --speech-gate on|off  keep silence and steady noise from the transcriber
+      --matching phonetic|letters  compare the phrase by sound (default) or by letters
       --runtime-dir DIR  where status.sock lives
     """
 
@@ -193,6 +196,12 @@ public enum Arguments {
                     throw UsageError(description: "ears: --speech-gate \(text) is not on or off")
                 }
                 overrides.speechGate = flag
+            case "--matching":
+                let text = try value()
+                guard let matching = Matching(rawValue: text) else {
+                    throw UsageError(description: "ears: --matching \(text) is not known; allowed: phonetic, letters")
+                }
+                overrides.matching = matching
             case "--runtime-dir": overrides.runtimeDirectory = try value()
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }

@@ -33,7 +33,7 @@ public final class ListenService: @unchecked Sendable {
         self.board = board
         self.log = log
         self.onWake = onWake
-        self.detector = WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds)
+        self.detector = DetectorFactory.make(for: config, pronouncer: DetectorFactory.pronouncer(for: config))
     }
 
     /// Asks the loop to end; it notices within one chunk (or one 100 ms sleep step).

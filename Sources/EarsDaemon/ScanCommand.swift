@@ -24,6 +24,7 @@ public enum ScanCommand {
             errors("ears scan: \(error.sentence)")
             return 1
         }
+        let pronouncer = DetectorFactory.pronouncer(for: config)
         let loadSeconds = ProcessClock.monotonicSeconds() - loadStarted
         let cpuAtStart = ProcessClock.cpuSeconds()
         var audioSeconds = 0.0
@@ -36,7 +37,7 @@ public enum ScanCommand {
             let source = SoundFileSource(path: file, pacedAtRealTime: false)
             let ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
                           monotonicSeconds: ProcessClock.monotonicSeconds)
-            var detector = WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds)
+            var detector = DetectorFactory.make(for: config, pronouncer: pronouncer)
             var fileWakes: [WakeEvent] = []
             do {
                 try source.open()

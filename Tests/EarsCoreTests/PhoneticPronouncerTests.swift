@@ -80,7 +80,7 @@ import Testing
             "ship": ["SH", "IH", "P"], "chat": ["CH", "AE", "T"], "thin": ["TH", "IH", "N"],
             "phone": ["F", "OW", "N"], "back": ["B", "AE", "K"], "sing": ["S", "IH", "NG"],
             "see": ["S", "IY"], "moon": ["M", "UW", "N"], "rain": ["R", "EY", "N"], "night": ["N", "AY", "T"],
-            "city": ["S", "AY", "T", "IY"], "gem": ["JH", "EH", "M"], "happy": ["HH", "AE", "P", "IY"],
+            "taxi": ["T", "AE", "K", "S", "IY"], "gem": ["JH", "EH", "M"], "happy": ["HH", "AE", "P", "IY"],
             "my": ["M", "AY"], "knight": ["N", "AY", "T"], "table": ["T", "AE", "B", "AH", "L"],
             "called": ["K", "AO", "L", "D"], "nation": ["N", "EY", "SH", "AH", "N"],
         ]

@@ -127,6 +127,11 @@ public enum ConfigParser {
             config.phrases.append(phrase)
             return nil
         },
+        Key(section: "wake", name: "matching", allowed: Matching.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
+            guard let matching = Matching(rawValue: value.lowercased()) else { return "not a known way of matching" }
+            config.matching = matching
+            return nil
+        },
         Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in
             guard let seconds = Double(value), seconds >= 0, seconds <= 60 else { return "not a number of seconds from 0 to 60" }
             config.refractorySeconds = seconds

@@ -28,6 +28,8 @@ public struct EarsConfig: Sendable, Equatable {
     public var voskGrammar = true
     /// `[wake] phrase` (repeatable): the phrases, each with its threshold.
     public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
+    /// `[wake] matching`: compare sounds (phonetic) or written letters.
+    public var matching: Matching = .phonetic
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.
     public var refractorySeconds = WakeDetector.defaultRefractorySeconds
     /// `[status] runtime_directory`: where sockets live; nil means the environment decides.
@@ -36,6 +38,14 @@ public struct EarsConfig: Sendable, Equatable {
     public var socketMode: UInt32 = EarsConfig.defaultSocketMode
 
     public init() {}
+}
+
+/// How the detector compares a phrase with the transcript.
+public enum Matching: String, Sendable, CaseIterable {
+    /// Phones (English), jamo (Hangul) or letters (other scripts), with sound-aware costs.
+    case phonetic
+    /// Folded letters with spaces removed.
+    case letters
 }
 
 /// The transcription engines ears knows.

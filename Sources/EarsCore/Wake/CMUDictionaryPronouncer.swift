@@ -58,6 +58,7 @@ public final class CMUDictionaryPronouncer: Pronouncer {
         self.init(packer: packer)
     }
 
+    /// Takes over what `packer` read: sorts and de-duplicates the keys.
     fileprivate init(packer: Packer) {
         // Copies drop the spare capacity the packer grew into.
         offsets = packer.sortedUniqueOffsets().withUnsafeBufferPointer { Array($0) }
@@ -113,8 +114,11 @@ private struct Packer {
     var starts: [UInt32] = []
     var skipped = 0
 
+    /// The bit that tells ASCII lower from upper case.
+    static let asciiCaseBit: UInt8 = 0x20
+
     static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | asciiCaseBit : byte
     }
 
     /// Packs up to four token bytes, uppercased, stress digits dropped; 0 (no
@@ -123,7 +127,7 @@ private struct Packer {
         var key: UInt32 = 0
         var length = 0
         for byte in token where !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
-            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte & ~0x20 : byte
+            let upper = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte & ~asciiCaseBit : byte
             key = key << 8 | UInt32(upper)
             length += 1
         }

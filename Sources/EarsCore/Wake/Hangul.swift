@@ -23,6 +23,8 @@ public enum Hangul {
     /// Number of jamo sounds: consonants then vowels.
     public static let jamoCount = consonantCount + vowelCount
 
+    /// Lead, vowel and tail: enough room per syllable in the common case.
+    private static let maximumJamoPerSyllable = 3
     /// The consonant number of ㅇ: silent as a lead, the ng sound as a tail.
     static let ieung = 11
 
@@ -108,7 +110,7 @@ public enum Hangul {
     /// jamo follow the rules above; any other scalar stands for itself.
     static func sounds(of word: [Unicode.Scalar]) -> [Sound] {
         var sounds: [Sound] = []
-        sounds.reserveCapacity(word.count * 3)
+        sounds.reserveCapacity(word.count * maximumJamoPerSyllable)
         for (position, scalar) in word.enumerated() {
             if let parts = decompose(scalar) {
                 if parts.lead != ieung { sounds.append(.jamo(parts.lead)) }

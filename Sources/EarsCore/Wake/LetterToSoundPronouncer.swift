@@ -12,7 +12,8 @@
 /// is Z.
 ///
 /// Limits, by design: it knows nothing of stress, so reduced vowels come out
-/// full ("eliot" → IY L IY AA T, not EH L IY AH T); English exceptions are not
+/// full ("eliot" → IY L IY AA T, not EH L IY AH T) and the open-syllable rule
+/// often lengthens a short vowel ("city" → S AY T IY); exceptions are not
 /// listed (give, get, come, one, two…); ow/ough/ea pick one reading each; only
 /// ASCII letters are accepted (apostrophes are skipped), anything else is nil.
 /// The output is meant to be sound-alike-plausible for the phonetic matcher, not
@@ -165,7 +166,7 @@ private struct Reader {
         if last && c == ascii("e") && hasVowel(before: i) { return "" }
         if last {
             if c == ascii("y") { return hasVowel(before: i) ? "IY" : "AY" }
-            return c == ascii("a") ? "AH" : c == ascii("e") ? "IY" : Reader.long[c] ?? "AH"
+            return Reader.final[c] ?? "AH"
         }
         if isVowel(i + 1) { return c == ascii("i") ? "IY" : Reader.long[c] ?? "AH" } // two vowels that are no digraph
         if c == ascii("a"), letter(i + 1) == ascii("l"), [ascii("l"), ascii("k"), ascii("t")].contains(letter(i + 2)) {
@@ -221,7 +222,7 @@ private struct Reader {
     static let spellings: [(String, [String])] = [
         ("tion", ["SH", "AH", "N"]), ("sion", ["ZH", "AH", "N"]), ("ough", ["AO"]), ("augh", ["AO"]),
         ("eigh", ["EY"]), ("tch", ["CH"]), ("igh", ["AY"]), ("sch", ["S", "K"]), ("dge", ["JH"]),
-        ("ook", ["UH", "K"]),
+        ("ook", ["UH", "K"]), ("rh", ["R"]),
         ("ch", ["CH"]), ("sh", ["SH"]), ("th", ["TH"]), ("ph", ["F"]), ("wh", ["W"]), ("ck", ["K"]),
         ("ng", ["NG"]), ("nk", ["NG", "K"]), ("qu", ["K", "W"]), ("x", ["K", "S"]),
         ("ee", ["IY"]), ("ea", ["IY"]), ("ai", ["EY"]), ("ay", ["EY"]), ("ei", ["EY"]), ("ey", ["EY"]),
@@ -232,6 +233,8 @@ private struct Reader {
     static let consonantDigraphs = ["th", "ch", "sh", "ph"]
     static let plainVowels: Set<UInt8> = Set("aeiou".utf8)
     static let long: [UInt8: String] = table(["a": "EY", "e": "IY", "i": "AY", "o": "OW", "u": "UW", "y": "AY"])
+    /// A vowel letter ending a word: "pizza", "he", "taxi", "hello", "guru".
+    static let final: [UInt8: String] = table(["a": "AH", "e": "IY", "i": "IY", "o": "OW", "u": "UW"])
     static let short: [UInt8: String] = table(["a": "AE", "e": "EH", "i": "IH", "o": "AA", "u": "AH", "y": "IH"])
     static let consonants: [UInt8: [String]] = table([
         "b": ["B"], "d": ["D"], "f": ["F"], "j": ["JH"], "k": ["K"], "l": ["L"], "m": ["M"], "n": ["N"],

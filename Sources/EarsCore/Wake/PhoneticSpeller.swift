@@ -45,10 +45,10 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
 
     /// What `number` means.
     public var kind: Kind {
-        switch raw >> Sound.kindShift {
-        case 0: return .phone
-        case 1: return .jamo
-        default: return .letter
+        switch raw & ~Sound.numberMask {
+        case Sound.jamoTag: return .jamo
+        case Sound.letterTag: return .letter
+        default: return .phone
         }
     }
 

@@ -1,0 +1,58 @@
+/// Phrase scoring by sound: the phrase and the transcript are spelled as
+/// phones (English, through a pronunciation dictionary with a letter-to-sound
+/// fallback), jamo (Hangul) or folded letters (other scripts), and aligned
+/// with `PhoneticMatcher`, whose substitution costs know which sounds are close.
+/// So "hey card eliot" and "cake or deli on" come close to "hey cordelia".
+///
+/// The score is the larger of the sound score and the letter score, so an
+/// exact written phrase is never scored lower than by letters alone.
+///
+/// Used from the audio thread only; it caches the spelling of the last text
+/// it saw, because every phrase form is scored against the same new piece.
+public final class PhoneticScorer: PhraseScorer {
+    /// Builds the sound spelling and does the alignment.
+    public let matcher: PhoneticMatcher
+    private let letters = LetterScorer()
+    private var cachedBefore = SpellingCache()
+    private var cachedNewest = SpellingCache()
+
+    /// Makes a scorer that pronounces words with `pronouncer`.
+    public init(pronouncer: any Pronouncer) {
+        matcher = PhoneticMatcher(pronouncer: pronouncer)
+    }
+
+    /// A phrase form, spelled in sounds and in letters.
+    private struct Form {
+        let sounds: SoundSequence
+        let letters: PreparedForm
+    }
+
+    public func prepare(_ form: String) -> PreparedForm {
+        PreparedForm(Form(sounds: matcher.spell(form), letters: letters.prepare(form)))
+    }
+
+    public func score(_ form: PreparedForm, before: String, newest: String) -> Double {
+        guard let form = form.payload as? Form else { return 0 }
+        let byLetters = letters.score(form.letters, before: before, newest: newest)
+        let old = cachedBefore.spelling(of: before, with: matcher)
+        let text = old + cachedNewest.spelling(of: newest, with: matcher)
+        let bySound = matcher.bestMatch(of: form.sounds, in: text, earliestEndWord: old.wordCount)?.score ?? 0
+        return max(byLetters, bySound)
+    }
+
+}
+
+/// One remembered spelling: every phrase form is scored against the same text.
+private struct SpellingCache {
+    private var text: String?
+    private var spelled = SoundSequence()
+
+    mutating func spelling(of text: String, with matcher: PhoneticMatcher) -> SoundSequence {
+        if text.isEmpty { return SoundSequence() }
+        if text != self.text {
+            self.text = text
+            spelled = matcher.spell(text)
+        }
+        return spelled
+    }
+}
