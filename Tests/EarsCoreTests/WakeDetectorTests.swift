@@ -141,3 +141,46 @@ import Testing
         #expect(TextNormalizer.fold("ＨＥＹ ｃｏｒｄｅｌｉａ") == "hey cordelia")
     }
 }
+
+@Suite struct PhoneticWakeDetectorTests {
+    private let pronouncer = PronouncerChain([CMUDictionaryPronouncer(text: """
+    hey HH EY
+    cordelia K AO R D IY L IY AH
+    cake K EY K
+    or AO R
+    deli D EH L IY
+    on AA N
+    card K AA R D
+    eliot EH L IY AH T
+    what W AH T
+    for F AO R
+    dinner D IH N ER
+    """), LetterToSoundPronouncer()])
+
+    @Test func soundAlikeWordsWakeThePhoneticDetectorButNotTheLetterOne() {
+        var phonetic = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scorer: PhoneticScorer(pronouncer: pronouncer))
+        var letters = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")])
+        let piece = final("cake or deli on what for dinner", utterance: 1, at: 2)
+        #expect(letters.consider(piece, recent: [piece]) == nil)
+        let wake = phonetic.consider(piece, recent: [piece])
+        #expect(wake?.phrase == "hey cordelia")
+        #expect((wake?.score ?? 0) > 0.8 && (wake?.score ?? 1) < 1)
+    }
+
+    @Test func thePhoneticDetectorStillFiresOncePerUtterance() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], refractorySeconds: 0,
+                                    scorer: PhoneticScorer(pronouncer: pronouncer))
+        let guess = volatile("hey card eliot", utterance: 1, at: 1)
+        #expect(detector.consider(guess, recent: [guess]) != nil)
+        let settled = final("hey card eliot what for dinner", utterance: 1, at: 2)
+        #expect(detector.consider(settled, recent: [settled]) == nil)
+        let next = final("what for dinner", utterance: 2, at: 3)
+        #expect(detector.consider(next, recent: [settled, next]) == nil)
+    }
+
+    @Test func unrelatedSpeechDoesNotWakeThePhoneticDetector() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scorer: PhoneticScorer(pronouncer: pronouncer))
+        let piece = final("what for dinner", utterance: 1, at: 2)
+        #expect(detector.consider(piece, recent: [piece]) == nil)
+    }
+}
