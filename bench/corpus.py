@@ -13,9 +13,9 @@ noise and dither come from sox with a fixed seed (-R). --jobs N synthesizes N fi
 time (the files are the same).
 
 usage: bench/corpus.py OUT [--negative-minutes M] [--phrases "a,b"] [--voices v1,v2]
-                           [--snrs 20,10,5] [--negative-snrs 10] [--jobs N]
+                           [--snrs 20,10,5] [--negative-snrs 10] [--jobs N] [--vary]
 """
-import argparse, json, os, random, re, subprocess, sys
+import argparse, json, os, random, re, subprocess, sys, zlib
 from concurrent.futures import ThreadPoolExecutor
 
 VOICES = {
@@ -53,6 +53,10 @@ SOUND_ALIKES_BY_PHRASE = {
 SOUND_ALIKES = SOUND_ALIKES_BY_PHRASE["hey cordelia"]
 DEFAULT_PHRASES = ["hey cordelia"]
 LEAD_S, TAIL_S = 0.8, 1.0
+# With --vary: how each command (and each negative text, in turn) is said, as
+# (duration stretch, pitch shift in cents), so the calls of one voice differ.
+VARIANTS = [(1.0, 0), (1.15, -150), (0.88, 120), (1.05, 220), (0.94, -80), (1.25, 60)]
+NOISE_BED_S = 120
 
 
 def run(cmd, **kw):
@@ -63,29 +67,36 @@ def run(cmd, **kw):
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kw)
 
 
-def say(voice, text, out, lead=LEAD_S, tail=TAIL_S):
-    """Synthesizes text with a voice into a 16 kHz mono S16 WAV with lead/tail silence."""
+def say(voice, text, out, lead=LEAD_S, tail=TAIL_S, variant=None):
+    """Synthesizes text with a voice into a 16 kHz mono S16 WAV with lead/tail silence;
+    variant = (duration stretch, pitch shift in cents) or None (the voice as it is)."""
     raw = out + ".tmp.wav"
     cmd = VOICES[voice]
+    stretch, cents = variant or (1.0, 0)
     if cmd[0] == "flite":
-        run(cmd + ["-t", text, "-o", raw])
+        rate = ["--setf", f"duration_stretch={stretch}"] if variant else []
+        run(cmd + rate + ["-t", text, "-o", raw])
     elif cmd[0] == "text2wave":
-        run(cmd + ["-o", raw], input=text.encode())
+        rate = ["-eval", f"(Parameter.set 'Duration_Stretch {stretch})"] if variant else []
+        run(cmd + rate + ["-o", raw], input=text.encode())
     else:
-        run(cmd + ["-w", raw, text])
+        rate = ["-s", str(round(175 / stretch))] if variant else []
+        run(cmd + rate + ["-w", raw, text])
+    pitch = ["pitch", str(cents)] if cents else []
     # Trim the synthesizer's own leading/trailing silence so pad() alone sets
     # where speech starts and ends (the phrase's end time must be exact).
-    run(["sox", raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", out,
+    run(["sox", raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", out, *pitch,
          "silence", "1", "0.02", "-45d", "reverse", "silence", "1", "0.02", "-45d", "reverse", "pad", str(lead), str(tail)])
     os.remove(raw)
 
 
-def say_call(voice, phrase, command, out):
+def say_call(voice, phrase, command, out, variant=None):
     """The phrase, a 0.15 s pause, then the command: two syntheses joined, so
-    the phrase's end time in the file is known exactly. Returns that time."""
+    the phrase's end time in the file is known exactly (it starts at LEAD_S).
+    Returns that time."""
     first, second = out + ".phrase.wav", out + ".command.wav"
-    say(voice, phrase, first, lead=LEAD_S, tail=0)
-    say(voice, command, second, lead=0.15, tail=TAIL_S)
+    say(voice, phrase, first, lead=LEAD_S, tail=0, variant=variant)
+    say(voice, command, second, lead=0.15, tail=TAIL_S, variant=variant)
     run(["sox", first, second, out])
     phrase_end = duration(first)
     os.remove(first)
@@ -102,11 +113,18 @@ def rms(path):
     return float(re.search(r"RMS\s+amplitude:\s+([0-9.e-]+)", out).group(1))
 
 
-def add_noise(clean, snr_db, out):
-    """Mixes pink noise into clean speech at snr_db (speech RMS over the whole file)."""
+def add_noise(clean, snr_db, out, bed=None):
+    """Mixes pink noise into clean speech at snr_db (speech RMS over the whole file).
+    With bed (a long pink-noise file), the noise is cut from it at an offset set by
+    out's name, so every file gets different (but repeatable) noise."""
     noise = out + ".noise.wav"
-    run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", noise, "synth", str(duration(clean)), "pinknoise"],
-        env={**os.environ, "SOX_OPTS": ""})
+    if bed:
+        seconds = duration(clean)
+        offset = zlib.crc32(os.path.basename(out).encode()) % int((NOISE_BED_S - seconds - 1) * 1000) / 1000
+        run(["sox", bed, noise, "trim", f"{offset:.3f}", f"{seconds:.6f}"])
+    else:
+        run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", noise, "synth", str(duration(clean)), "pinknoise"],
+            env={**os.environ, "SOX_OPTS": ""})
     gain = rms(clean) / max(rms(noise), 1e-9) / (10 ** (snr_db / 20))
     run(["sox", "-m", clean, "-v", f"{gain:.6f}", noise, out])
     os.remove(noise)
@@ -158,6 +176,9 @@ def main():
     ap.add_argument("--negative-snrs", default=None,
                     help='noise levels for the negatives (default: "10" if 10 is among --snrs; "" = clean only)')
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--vary", action="store_true",
+                    help="say each command (and negative text) at its own rate and pitch, and cut each file's noise "
+                         "from a different place of a long noise bed (without it, a voice says the phrase the same way every time)")
     args = ap.parse_args()
     rng = random.Random(20261129)
     voices = args.voices.split(",")
@@ -168,6 +189,10 @@ def main():
     else:
         negative_snrs = [int(s) for s in args.negative_snrs.split(",") if s]
     os.makedirs(args.out, exist_ok=True)
+    bed = None
+    if args.vary:
+        bed = os.path.join(args.out, "noise-bed.wav")
+        run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", bed, "synth", str(NOISE_BED_S), "pinknoise"])
     items = []
     # Each job makes one clean file and its noisy copies; the order of items
     # (and every file) is the same whatever --jobs is.
@@ -183,7 +208,7 @@ def main():
                     noisy = os.path.join(args.out, f"{base}-snr{snr}.wav")
                     group.append(dict(file=noisy, kind="positive", phrase=phrase, voice=voice, condition=f"snr{snr}", snr=snr))
                 items += group
-                jobs.append(("call", voice, (phrase, command), group))
+                jobs.append(("call", voice, (phrase, command), group, VARIANTS[ci % len(VARIANTS)] if args.vary else None))
 
     texts = fortunes(rng, args.negative_minutes / max(1, len(voices)), phrases)
     alikes = sound_alikes(phrases)
@@ -197,25 +222,27 @@ def main():
                 noisy = os.path.join(args.out, f"neg-{voice}-{ti}-snr{snr}.wav")
                 group.append(dict(file=noisy, kind=kind, voice=voice, condition=f"snr{snr}", snr=snr, **extra))
             items += group
-            jobs.append(("say", voice, text, group))
+            jobs.append(("say", voice, text, group, VARIANTS[ti % len(VARIANTS)] if args.vary else None))
 
     def make(job):
-        what, voice, text, group = job
+        what, voice, text, group, variant = job
         clean = group[0]["file"]
         if what == "call":
-            phrase_end = say_call(voice, text[0], text[1], clean)
+            phrase_end = say_call(voice, text[0], text[1], clean, variant)
             for item in group:
-                item["phrase_end"] = phrase_end
+                item["phrase_start"], item["phrase_end"] = LEAD_S, phrase_end
         else:
-            say(voice, text, clean)
+            say(voice, text, clean, variant=variant)
         for item in group[1:]:
-            add_noise(clean, item.pop("snr"), item["file"])
+            add_noise(clean, item.pop("snr"), item["file"], bed)
         for item in group:
             item["seconds"] = duration(item["file"])
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for _ in pool.map(make, jobs):
             pass
+    if bed:
+        os.remove(bed)
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump(dict(phrases=phrases, voices=voices, items=items), f, indent=1)
     pos = sum(1 for i in items if i["kind"] == "positive")

@@ -88,6 +88,10 @@ public final class EnergySpeechGate: SpeechGate {
     public private(set) var preRollBuffersAdmitted = 0
     /// Times the gate opened since the gate was made.
     public private(set) var speechOnsets = 0
+    /// Whether the chunk last given to `admit` held speech (an onset, or
+    /// loud enough above the floor to keep the gate open). The capture uses it
+    /// to hear when the speaker has stopped; the hangover does not count.
+    public private(set) var lastChunkHadSpeech = false
 
     /// The current noise floor in dBFS (of high-passed audio, so a little under
     /// what a plain RMS meter shows); nil before the first frame, −infinity
@@ -190,6 +194,7 @@ public final class EnergySpeechGate: SpeechGate {
     /// `ring` must already hold `chunk` as its newest samples; it is only read.
     public func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
         chunksSeen += 1
+        lastChunkHadSpeech = false
         let offsetNow = chunk.endSample - ring.totalAppended
         if let ringOffset, ringOffset != offsetNow { contiguousFromSample = chunk.startSample }
         ringOffset = offsetNow
@@ -202,6 +207,7 @@ public final class EnergySpeechGate: SpeechGate {
         if !isOpen {
             guard let onsetStartSample else { return [] }
             isOpen = true
+            lastChunkHadSpeech = true
             speechOnsets += 1
             quietSamples = 0
             var buffers = preRoll(before: chunk, from: min(onsetStartSample, chunk.startSample), ring: ring)
@@ -212,6 +218,7 @@ public final class EnergySpeechGate: SpeechGate {
         let chunkPower = chunkPowerSum / Double(max(1, chunkFrames))
         if chunkFrames > 0 && chunkPower >= minimumPower && chunkPower >= currentFloorPower * sustainRatio {
             quietSamples = 0
+            lastChunkHadSpeech = true
         } else {
             quietSamples += chunk.samples.count
             if quietSamples > hangoverSamples {
