@@ -35,7 +35,6 @@ CONDITION_NAMES = {"clean": "clean", "snr20": "20 dB", "snr10": "10 dB", "snr5":
 EARS_SWEEP = [0.6, 0.7, 0.9]
 KWS_SWEEP = ["1e-5", "1e-10", "1e-20", "1e-30", "1e-40"]
 SWEEP_CONDITIONS = ["clean", "snr10"]
-HIT_EARLIEST = 0.5  # a wake counts for the phrase from this many seconds before the phrase ends
 TARGETS = dict(recall_clean=0.95, recall_snr10=0.85, fa_per_hour=0.5, latency_p50=0.4, latency_p95=0.8)
 # Rough CPU seconds per audio second, only to order the work (longest first).
 COST = {"ears": 0.12, "kws": 0.025}
@@ -70,7 +69,7 @@ def timed(cmd):
 def corpus_args(a):
     return ["--negative-minutes", str(a.negative_minutes), "--phrases", ",".join(a.phrases),
             "--voices", ",".join(a.voices), "--snrs", ",".join(c[3:] for c in a.conditions if c != "clean"),
-            "--negative-snrs", ""]
+            "--negative-snrs", "", "--vary"]
 
 
 def make_corpus(a):
@@ -110,16 +109,16 @@ def join_wavs(files, out):
 # ---------------------------------------------------------------- systems
 
 class System:
-    def __init__(self, key, label, kind, args, conditions, peer, threshold=None):
+    def __init__(self, key, label, kind, args, conditions, peer, threshold=None, soundalikes=True):
         self.key, self.label, self.kind, self.args = key, label, kind, args
-        self.conditions, self.peer, self.threshold = conditions, peer, threshold
+        self.conditions, self.peer, self.threshold, self.soundalikes = conditions, peer, threshold, soundalikes
 
 
 def systems(a):
     out = [System("ears", "ears (default threshold)", "ears", [], a.conditions, False, "default")]
     for t in a.ears_thresholds:
         out.append(System(f"ears-{t:g}", f"ears, threshold {t:g}", "ears", ["--threshold", f"{t:g}"],
-                          [c for c in a.conditions if c in a.sweep_conditions], False, f"{t:g}"))
+                          [c for c in a.conditions if c in a.sweep_conditions], False, f"{t:g}", soundalikes=False))
     out.append(System("exact", "exact text match (ears --threshold 1.0)", "ears", ["--threshold", "1.0"], a.conditions, True, "1.0"))
     for t in a.kws_thresholds:
         out.append(System(f"kws-{t}", f"pocketsphinx kws, threshold {t}", "kws", [t], a.conditions, True, t))
@@ -173,7 +172,7 @@ def run_ears(ears, system, phrases, items):
     if rc != 0 or summary is None or errors:
         raise RuntimeError(f"ears scan failed (exit {rc}): {errors or stderr.strip()[-500:]}\n  {shlex.join(cmd[:12])} ...")
     return dict(detections=detections, audio_s=summary["audio_s"], cpu_s=cpu, wall_s=wall, rss_kb=rss,
-                own_cpu_s=summary.get("cpu_s"), load_s=summary.get("load_s"))
+                own_cpu_s=summary.get("cpu_s"), load_s=summary.get("load_s"), near_misses=summary.get("near_misses"))
 
 
 KWS_LINE = re.compile(r"^(\S.*?)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)\s+(-?[\d.e+-]+)\s*$")
@@ -226,7 +225,9 @@ def score(system, runs, manifest, phrases):
             hits, lat, extra, volatile = 0, [], 0, 0
             for item in pos:
                 found = sorted(by_file.get(item["file"], []), key=lambda d: d["t"])
-                right = [d for d in found if d["phrase"] == item["phrase"] and d["t"] >= item["phrase_end"] - HIT_EARLIEST]
+                # A wake for the phrase from the moment it starts counts (one before its end has a negative latency).
+                start = item.get("phrase_start", item["phrase_end"] - 0.5)
+                right = [d for d in found if d["phrase"] == item["phrase"] and d["t"] >= start]
                 if right:
                     hits += 1
                     lat.append(right[0]["t"] - item["phrase_end"])
@@ -240,6 +241,8 @@ def score(system, runs, manifest, phrases):
         alike_woke = sum(1 for i in alike_files if any(want(d["phrase"]) for d in by_file.get(i["file"], [])))
         own = [i for i in alike_files if phrase == "all" or i.get("alike_of") == phrase]
         own_woke = sum(1 for i in own if any(want(d["phrase"]) for d in by_file.get(i["file"], [])))
+        if not system.soundalikes:
+            alike_woke = own_woke = None
         cells[(phrase, "negatives")] = dict(false_accepts=fa, negative_hours=neg_s / 3600,
                                             fa_per_hour=fa / (neg_s / 3600) if neg_s else None,
                                             soundalike_files=len(alike_files), soundalikes_woken=alike_woke,
@@ -322,6 +325,10 @@ def pct(v):
     return "—" if v is None else f"{v * 100:.1f}%"
 
 
+def frac(a, b):
+    return "not run" if a is None else f"{a}/{b}"
+
+
 def sec(v):
     return "—" if v is None else f"{v:.2f}"
 
@@ -343,7 +350,7 @@ def tables(res):
         recall = [pct(cell(m, "all", c)["recall"]) if cell(m, "all", c) else "—" for c in conds]
         clean = cell(m, "all", "clean")
         lines.append(f"| {m['label']} | " + " | ".join(recall) +
-                     f" | {neg['false_accepts']} ({neg['fa_per_hour']:.2f}/h) | {neg['soundalikes_woken']}/{neg['soundalike_files']}"
+                     f" | {neg['false_accepts']} ({neg['fa_per_hour']:.2f}/h) | {frac(neg['soundalikes_woken'], neg['soundalike_files'])}"
                      f" | {sec(clean and clean['latency_p50'])} / {sec(clean and clean['latency_p95'])}"
                      f" | {m['cpu_per_audio_s']:.3f} | {m['peak_rss_mb']:.0f} |")
     out["summary"] = "\n".join(lines)
@@ -357,7 +364,7 @@ def tables(res):
                 x = cell(m, p, c)
                 lines.append(f"| {m['label']} | {p} | {CONDITION_NAMES[c]} | {pct(x['recall'])} ({x['hits']}/{x['positives']}) | "
                              f"{sec(x['latency_p50'])} / {sec(x['latency_p95'])} | {x['extra_wakes_on_positives']} | "
-                             f"{neg['false_accepts']} ({neg['fa_per_hour']:.2f}/h) | {neg['own_soundalikes_woken']}/{neg['own_soundalikes']} |")
+                             f"{neg['false_accepts']} ({neg['fa_per_hour']:.2f}/h) | {frac(neg['own_soundalikes_woken'], neg['own_soundalikes'])} |")
     out["per_phrase"] = "\n".join(lines)
     # Targets.
     lines = ["| phrase | target | goal | measured | met | missed by |", "|---|---|---|---|---|---|"]
@@ -447,12 +454,13 @@ def render_doc(res, tab, template, doc, png):
         phrases=", ".join(f'"{p}"' for p in res["phrases"]), voices=", ".join(res["voices"]),
         positives=str(c["positives"]), negative_minutes=f"{c['negative_s'] / 60:.1f}",
         negative_speech_minutes=f"{c['negative_speech_s'] / 60:.1f}",
+        fa_step=f"{3600 / c['negative_s']:.2f}",
         soundalike_files=str(c["soundalike_files"]), soundalike_texts=str(c["soundalike_texts"]),
         corpus_command=c["command"], command=r["command"], binary=r["binary"], binary_sha256=r["binary_sha256"],
         version=r["version"], commit=r["commit"], date=r["date"], machine=r["machine"], wall_minutes=f"{r['wall_s'] / 60:.1f}",
         ears_sweep=", ".join(f"{t:g}" for t in res["ears_thresholds"]), kws_sweep=", ".join(res["kws_thresholds"]),
         sweep_conditions=", ".join(CONDITION_NAMES[x] for x in res["sweep_conditions"]),
-        hit_earliest=f"{HIT_EARLIEST}", png=os.path.basename(png),
+        png=os.path.basename(png),
     )
     for k, v in values.items():
         text = text.replace("{{" + k + "}}", v)
@@ -469,7 +477,8 @@ def main():
     ap.add_argument("ears")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--negative-minutes", type=float, default=30)
+    ap.add_argument("--negative-minutes", type=float, default=40,
+                    help="corpus.py's --negative-minutes (it counts 150 words a minute; the voices speak faster, so 40 gives about 30 min of speech)")
     ap.add_argument("--phrases", default=",".join(PHRASES))
     ap.add_argument("--voices", default=",".join(VOICES))
     ap.add_argument("--conditions", default=",".join(CONDITIONS))
@@ -524,7 +533,7 @@ def main():
     tasks = []
     for s in systems(a):
         for name, items in g.items():
-            if name.startswith("pos-") and name[4:] not in s.conditions:
+            if name.startswith("pos-") and name[4:] not in s.conditions or name.startswith("soundalike-") and not s.soundalikes:
                 continue
             if s.kind == "ears":
                 for part in chunks(items, 600):
@@ -577,7 +586,7 @@ def main():
     commit = (git("rev-parse", "--short", "HEAD") or "unknown") + (" with uncommitted changes in Sources/" if dirty else "")
     res = dict(
         phrases=a.phrases, voices=a.voices, conditions=a.conditions, sweep_conditions=a.sweep_conditions,
-        ears_thresholds=a.ears_thresholds, kws_thresholds=a.kws_thresholds, hit_earliest_s=HIT_EARLIEST, target_goals=TARGETS,
+        ears_thresholds=a.ears_thresholds, kws_thresholds=a.kws_thresholds, target_goals=TARGETS,
         corpus=dict(path=corpus, command="bench/corpus.py OUT " + " ".join(shlex.quote(x) for x in cargs),
                     positives=sum(1 for i in items if i["kind"] == "positive"),
                     negative_s=sum(i["seconds"] for i in neg), negative_speech_s=sum(i["seconds"] - pad for i in neg),
@@ -609,6 +618,7 @@ def main():
     for m in res["metrics"]:
         m["cells"] = {k: v for k, v in m["cells"].items()}
     res["runs"] = {k: [dict(group=r["group"], audio_s=r["audio_s"], cpu_s=r["cpu_s"], wall_s=r["wall_s"], rss_kb=r["rss_kb"],
+                            near_misses=r.get("near_misses"),
                             detections=r["detections"]) for r in rs] for k, rs in runs.items()}
     json.dump(res, open(os.path.join(a.out, "wake.json"), "w"), indent=1)
     if a.doc:

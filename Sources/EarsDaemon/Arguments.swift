@@ -6,6 +6,8 @@ public enum Invocation: Equatable {
     case listen(ListenOptions)
     /// `ears scan FILE...`: the same ear over files, as fast as the CPU allows.
     case scan(ScanOptions)
+    /// `ears tap`: start a capture in the running daemon as if called.
+    case tap(ConfigOverrides)
     /// `ears status`: print `GET /ears` from the running daemon.
     case status(ConfigOverrides)
     /// `ears model status [--json]`: which engines' models are installed.
@@ -85,6 +87,7 @@ public enum Arguments {
       listen [--input FILE]        listen on the microphone (or a file at real time)
       scan FILE... [--json]        run the ear over files as fast as possible
       status                       print the running daemon's meters (GET /ears)
+      tap                          start a capture in the running daemon as if called
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
@@ -141,13 +144,17 @@ public enum Arguments {
             }
             try rejectOperands(rest, command: "model status")
             return .modelStatus(overrides, json: json)
-        case "status", "check-config":
+        case "status", "check-config", "tap":
             var overrides = ConfigOverrides()
             try parseFlags(&rest, into: &overrides) { _, _ in false }
             try rejectOperands(rest, command: command)
-            return command == "status" ? .status(overrides) : .checkConfig(overrides)
+            switch command {
+            case "status": return .status(overrides)
+            case "tap": return .tap(overrides)
+            default: return .checkConfig(overrides)
+            }
         default:
-            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, check-config, model status, --version, --help")
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, check-config, model status, --version, --help")
         }
     }
 

@@ -43,6 +43,17 @@ public enum EarsMain {
             guard let config = loadConfig(overrides) else { return ExitCode.config }
             say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
             return ExitCode.success
+        case let .tap(overrides):
+            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
+            do throws(StatusClient.Failure) {
+                let answer = try StatusClient.get("/tap", socketPath: socketPath, method: "POST")
+                say(answer.status == 202 ? "tap: a capture starts now" : "tap: the daemon answered \(answer.status)")
+                return answer.status == 202 ? ExitCode.success : ExitCode.failure
+            } catch {
+                printError("ears tap: \(error.description)")
+                return ExitCode.failure
+            }
         case let .status(overrides):
             guard let config = loadConfig(overrides) else { return ExitCode.config }
             let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
@@ -87,15 +98,20 @@ public enum EarsMain {
         for signal in [SIGTERM, SIGINT] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        let taps = TapRequests()
+        var consumers: [any CaptureConsumer] = []
+        let hook = config.onWake.map { ExecHook(path: $0, timeoutSeconds: config.hookTimeoutSeconds, log: log) }
+        if let hook { consumers.append(hook) }
         let board = StatusBoard(engine: config.engine.rawValue, model: EngineFactory.modelLabel(for: config),
                                 clock: ProcessClock.monotonicSeconds)
+        board.update { $0.heardShown = config.earText }
         let runtimeDirectory = ConfigLoader.runtimeDirectory(for: config)
         let socketPath = runtimeDirectory + "/status.sock"
         let server: StatusServer
         do {
             try UnixSocketListener.prepareDirectory(runtimeDirectory)
             server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
-                StatusRoutes.answer(request, board: board)
+                StatusRoutes.answer(request, board: board, taps: taps)
             }
         } catch {
             printError("ears: cannot serve status on \(socketPath): \(error)")
@@ -105,7 +121,8 @@ public enum EarsMain {
 
         let source: any AudioSource = options.inputFile.map { SoundFileSource(path: $0, pacedAtRealTime: true) }
             ?? AlsaMicrophone(device: config.device)
-        let service = ListenService(config: config, source: source, board: board, log: log) { wake in
+        let service = ListenService(config: config, source: source, board: board, log: log,
+                                    consumers: consumers, taps: taps) { wake in
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         let audioThread = Thread { service.run() }
@@ -122,7 +139,11 @@ public enum EarsMain {
                 meter.record(cpuSeconds: ProcessClock.cpuSeconds(), wallSeconds: ProcessClock.monotonicSeconds())
                 return meter.percent
             }
-            board.update { $0.cpuPercent = percent }
+            let hookCounts = hook?.snapshot
+            board.update {
+                $0.cpuPercent = percent
+                $0.hook = hookCounts.map { ($0.runs, $0.failures, $0.killed, $0.seconds) }
+            }
         }
         cpuTimer.resume()
 

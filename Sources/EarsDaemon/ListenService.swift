@@ -24,10 +24,14 @@ public final class ListenService: @unchecked Sendable {
     private var ear: Ear?
     private var detector: WakeDetector
     private var sourceOpen = false
+    private let capture: CaptureTap
 
-    /// Makes the service. `onWake` is called on the audio thread for each wake.
+    /// Makes the service. `onWake` is called on the audio thread for each
+    /// wake; captures go to `consumers`; `taps` carries manual taps in.
     public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
+                consumers: [any CaptureConsumer] = [], taps: TapRequests = TapRequests(),
                 onWake: @escaping @Sendable (WakeEvent) -> Void) {
+        self.capture = CaptureTap(limits: config.captureLimits, consumers: consumers, taps: taps, log: log)
         self.config = config
         self.source = source
         self.board = board
@@ -48,6 +52,7 @@ public final class ListenService: @unchecked Sendable {
     /// Runs the loop until `stop()`.
     public func run() {
         defer {
+            capture.abandon()
             if sourceOpen { source.close() }
             finished.store(true, ordering: .releasing)
         }
@@ -113,6 +118,9 @@ public final class ListenService: @unchecked Sendable {
         }
         do throws(TranscriberError) {
             let pieces = try ear.take(chunk)
+            // The capture sees the chunk before a wake in it can start one:
+            // a new capture's pre-roll already includes this chunk.
+            capture.take(chunk, ring: ear.ring)
             consider(pieces, ear: ear)
         } catch {
             log.error(error.sentence)
@@ -120,7 +128,13 @@ public final class ListenService: @unchecked Sendable {
             try? ear.start(atSample: chunk.endSample)
         }
         let meter = ear.meter
-        board.update { $0.ear = meter }
+        let captures = capture.captures, captured = capture.capturedSeconds, dropped = capture.droppedChunks
+        board.update {
+            $0.ear = meter
+            $0.captures = captures
+            $0.captureSeconds = captured
+            $0.droppedChunks = dropped
+        }
         return nil
     }
 
@@ -138,11 +152,15 @@ public final class ListenService: @unchecked Sendable {
                 $0.nearMisses = nearMisses
                 if wake != nil { $0.wakes += 1 }
             }
-            if let wake { onWake(wake) }
+            if let wake {
+                onWake(wake)
+                capture.wake(wake, ring: ear.ring)
+            }
         }
     }
 
     private func fail(_ why: String, retry: Bool = true) -> MicrophoneLifecycle.Action {
+        capture.abandon()
         if sourceOpen {
             source.close()
             sourceOpen = false

@@ -10,9 +10,10 @@ public enum StatusClient {
         public var description: String
     }
 
-    /// Sends `GET path` to the HTTP server on the Unix socket at `socketPath`
+    /// Sends `method path` (GET by default) to the HTTP server on the Unix socket at `socketPath`
     /// and returns the status code and body. Waits at most `timeoutSeconds`.
-    public static func get(_ path: String, socketPath: String, timeoutSeconds: Int = 5) throws(Failure) -> (status: Int, body: String) {
+    public static func get(_ path: String, socketPath: String, method: String = "GET",
+                           timeoutSeconds: Int = 5) throws(Failure) -> (status: Int, body: String) {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -35,7 +36,7 @@ public enum StatusClient {
         guard connected == 0 else {
             throw Failure(description: "cannot reach the daemon at \(socketPath) (\(String(cString: strerror(errno)))); is `ears listen` running?")
         }
-        let request = Array("GET \(path) HTTP/1.0\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("\(method) \(path) HTTP/1.0\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         var sent = 0
         while sent < request.count {
             let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -1,17 +1,24 @@
 import EarsCore
 import EarsStatus
 
-/// The status socket's routes: `GET /ears` (JSON meters). Unknown paths are
+/// The status socket's routes: `GET /ears` (JSON meters) and `POST /tap`
+/// (start a capture as if called; answers 202). Unknown paths are
 /// 404, other methods on a known path 405. Nothing here can carry transcript
 /// text: the only body is `StatusReport.json()`.
 public enum StatusRoutes {
     /// Answers one request from the board's current snapshot.
-    public static func answer(_ request: HTTPRequest, board: StatusBoard) -> HTTPResponse {
+    public static func answer(_ request: HTTPRequest, board: StatusBoard, taps: TapRequests? = nil) -> HTTPResponse {
         let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
         switch path {
         case "/ears":
             guard request.method == "GET" || request.method == "HEAD" else { return .methodNotAllowed(allow: "GET, HEAD") }
             return .json(board.snapshot().json() + "\n")
+        case "/tap":
+            // `ears tap`: a capture as if called. No body is read, none is sent back but a status.
+            guard request.method == "POST" else { return .methodNotAllowed(allow: "POST") }
+            guard let taps else { return .notFound }
+            taps.request()
+            return .json("{\"tap\":\"requested\"}\n", status: 202)
         default:
             return .notFound
         }

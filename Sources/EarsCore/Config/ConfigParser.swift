@@ -137,6 +137,36 @@ public enum ConfigParser {
             config.refractorySeconds = seconds
             return nil
         },
+        Key(section: "capture", name: "max_seconds", allowed: "seconds from 0.5 to 60 (the hard cap; default 20)") { config, value, _ in
+            guard let seconds = Double(value), seconds >= 0.5, seconds <= CaptureLimits.absoluteMaximumSeconds else { return "not a number of seconds from 0.5 to 60" }
+            config.captureLimits = CaptureLimits(maximumSeconds: seconds, silenceSeconds: config.captureLimits.silenceSeconds)
+            return nil
+        },
+        Key(section: "capture", name: "silence_seconds", allowed: "seconds from 0.1 to 5: silence after speech that ends a capture") { config, value, _ in
+            guard let seconds = Double(value), seconds >= 0.1, seconds <= 5 else { return "not a number of seconds from 0.1 to 5" }
+            config.captureLimits = CaptureLimits(maximumSeconds: config.captureLimits.maximumSeconds, silenceSeconds: seconds)
+            return nil
+        },
+        Key(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { config, value, _ in
+            if value.isEmpty { config.onWake = nil; return nil }
+            guard value.hasPrefix("/") else { return "the path is not absolute" }
+            config.onWake = value
+            return nil
+        },
+        Key(section: "capture", name: "hook_timeout_seconds", allowed: "seconds from 1 to 600") { config, value, _ in
+            guard let seconds = Double(value), seconds >= 1, seconds <= 600 else { return "not a number of seconds from 1 to 600" }
+            config.hookTimeoutSeconds = seconds
+            return nil
+        },
+        Key(section: "listen", name: "socket_group", allowed: "a group name (e.g. ears-clients), or empty to keep the service's own group") { config, value, _ in
+            config.listenSocketGroup = value.isEmpty ? nil : value
+            return nil
+        },
+        Key(section: "listen", name: "ear_text", allowed: "on or off (default off): the recent transcript on listen.sock, for the machine's owner only") { config, value, _ in
+            guard let flag = parseSwitch(value) else { return "not on or off" }
+            config.earText = flag
+            return nil
+        },
         Key(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { config, value, _ in
             if value.isEmpty { config.runtimeDirectory = nil; return nil }
             guard value.hasPrefix("/") else { return "the path is not absolute" }

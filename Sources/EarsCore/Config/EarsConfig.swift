@@ -37,6 +37,17 @@ public struct EarsConfig: Sendable, Equatable {
     /// `[status] socket_mode`: permission bits of the status socket (octal in the file).
     public var socketMode: UInt32 = EarsConfig.defaultSocketMode
 
+    /// `[capture] max_seconds` and `silence_seconds`: the capture's limits.
+    public var captureLimits = CaptureLimits()
+    /// `[capture] on_wake`: a program started per capture with the WAV on stdin; nil is none.
+    public var onWake: String?
+    /// `[capture] hook_timeout_seconds`: a hook still running after this is killed.
+    public var hookTimeoutSeconds = 30.0
+    /// `[listen] socket_group`: group owning listen.sock (and allowed into the runtime dir); nil keeps ours.
+    public var listenSocketGroup: String?
+    /// `[listen] ear_text`: whether the owner may read the recent transcript on listen.sock. Off by default.
+    public var earText = false
+
     public init() {}
 }
 

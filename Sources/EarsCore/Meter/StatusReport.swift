@@ -3,7 +3,7 @@ import Foundation
 /// What `GET /ears` answers: the phase and content-free meters. By
 /// construction it has no field that could carry transcript text or audio;
 /// `heard_shown` only says whether the owner switched the ear text on.
-public struct StatusReport: Sendable, Equatable {
+public struct StatusReport: Sendable {
     public var phase: ListenPhase = .opening
     /// One sentence while closed, else nil.
     public var closedWhy: String?
@@ -21,6 +21,14 @@ public struct StatusReport: Sendable, Equatable {
     public var wakes = 0
     /// Utterances that scored just under a phrase's threshold (content-free).
     public var nearMisses = 0
+    /// Captures started since start.
+    public var captures = 0
+    /// Seconds of audio captured in total.
+    public var captureSeconds = 0.0
+    /// The exec hook's counts (runs, failures, kills, total seconds), or nil without a hook.
+    public var hook: (runs: Int, failures: Int, killed: Int, seconds: Double)?
+    /// Chunks dropped per consumer that fell behind (e.g. `listen_socket`, `hook`).
+    public var droppedChunks: [String: Int] = [:]
     /// Seconds since the daemon started.
     public var uptimeSeconds: Double = 0
     /// Whether the ear text switch is on (never the text itself).
@@ -50,6 +58,13 @@ public struct StatusReport: Sendable, Equatable {
         fields.append(("ear", JSONText.object(earFields)))
         fields.append(("wakes", String(wakes)))
         fields.append(("near_misses", String(nearMisses)))
+        fields.append(("captures", String(captures)))
+        fields.append(("capture_s", JSONText.number(captureSeconds, places: 1)))
+        fields.append(("hook", hook.map { hook in
+            JSONText.object([("runs", String(hook.runs)), ("failures", String(hook.failures)),
+                             ("killed", String(hook.killed)), ("seconds", JSONText.number(hook.seconds, places: 2))])
+        } ?? "null"))
+        fields.append(("dropped_chunks", JSONText.object(droppedChunks.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })))
         fields.append(("uptime_s", JSONText.number(uptimeSeconds, places: 1)))
         fields.append(("heard_shown", heardShown ? "true" : "false"))
         return JSONText.object(fields)

@@ -1,0 +1,177 @@
+import EarsCore
+import Foundation
+
+/// A JSON value as it travels in a Wyoming event's header and data segment.
+///
+/// Why a value type of our own rather than `[String: Any]`: events cross
+/// threads (the audio thread builds them, the server's poll thread writes
+/// them), so they must be `Sendable`; and Wyoming peers care whether a number
+/// is an integer (`"rate": 16000`, `"timestamp": 1234` in milliseconds), so
+/// integers and fractions are kept apart.
+public enum WyomingJSON: Sendable, Equatable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number written without fraction or exponent that fits in 64 bits.
+    case integer(Int64)
+    /// Any other number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([WyomingJSON])
+    /// An object. Keys are written sorted, so equal values encode to equal bytes.
+    case object([String: WyomingJSON])
+
+    // MARK: Reading values
+
+    /// The member `key` of an object; nil for a missing key or a non-object.
+    public subscript(key: String) -> WyomingJSON? {
+        guard case let .object(members) = self else { return nil }
+        return members[key]
+    }
+
+    /// The string, or nil if this is not a string.
+    public var stringValue: String? {
+        guard case let .string(value) = self else { return nil }
+        return value
+    }
+
+    /// The integer, or nil if this is not a number with an exact integer
+    /// value (`16000.0` counts: some writers never emit integers).
+    public var integerValue: Int64? {
+        switch self {
+        case let .integer(value): return value
+        case let .number(value):
+            guard value.isFinite, value.rounded() == value,
+                  value >= -9.2e18, value <= 9.2e18 else { return nil }
+            return Int64(value)
+        default: return nil
+        }
+    }
+
+    /// The array's elements, or nil if this is not an array.
+    public var arrayValue: [WyomingJSON]? {
+        guard case let .array(elements) = self else { return nil }
+        return elements
+    }
+
+    /// The object's members, or nil if this is not an object.
+    public var objectValue: [String: WyomingJSON]? {
+        guard case let .object(members) = self else { return nil }
+        return members
+    }
+
+    // MARK: Writing
+
+    /// Compact JSON text (no insignificant whitespace, non-ASCII characters
+    /// written as UTF-8 like Python's `ensure_ascii=False`).
+    public var jsonText: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(value): out += value ? "true" : "false"
+        case let .integer(value): out += String(value)
+        case let .number(value):
+            // JSON has no NaN or infinity; null is what Python's json module
+            // would refuse to read least badly.
+            out += value.isFinite ? "\(value)" : "null"
+        case let .string(value): out += JSONText.string(value)
+        case let .array(elements):
+            out += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out += "," }
+                element.write(to: &out)
+            }
+            out += "]"
+        case let .object(members):
+            out += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                out += JSONText.string(key)
+                out += ":"
+                members[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    // MARK: Parsing
+
+    /// Parses one JSON text (UTF-8 bytes).
+    ///
+    /// - Throws: `WyomingProtocolError.invalidJSON` naming `what` (for
+    ///   example "header") when the bytes are not valid JSON.
+    public static func parse(_ bytes: some Collection<UInt8>, what: String) throws(WyomingProtocolError) -> WyomingJSON {
+        do {
+            return try JSONDecoder().decode(WyomingJSON.self, from: Data(bytes))
+        } catch {
+            throw .invalidJSON(what: what)
+        }
+    }
+}
+
+/// Parsing goes through Foundation's decoder so that string escapes and
+/// surrogate pairs are handled by a well-tested parser; only the mapping to
+/// cases is ours. The order of attempts matters: `Bool` before numbers (so
+/// `true` does not become 1) and `Int64` before `Double`.
+extension WyomingJSON: Decodable {
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([WyomingJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: WyomingJSON].self))
+        }
+    }
+}
+
+/// Literals make event data read like the JSON it becomes.
+extension WyomingJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
+    /// A string literal.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer literal.
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point literal.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// `true` or `false`.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array literal.
+    public init(arrayLiteral elements: WyomingJSON...) { self = .array(elements) }
+    /// A dictionary literal; a repeated key keeps its last value.
+    public init(dictionaryLiteral elements: (String, WyomingJSON)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+    }
+    /// `nil` becomes `null`.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension WyomingJSON {
+    /// `.integer(value)`, or `.null` when `value` is nil.
+    public static func optional(_ value: Int?) -> WyomingJSON {
+        value.map { .integer(Int64($0)) } ?? .null
+    }
+
+    /// `.string(value)`, or `.null` when `value` is nil.
+    public static func optional(_ value: String?) -> WyomingJSON {
+        value.map { .string($0) } ?? .null
+    }
+}
