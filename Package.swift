@@ -37,10 +37,11 @@ let package = Package(
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
+        .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsStatus"], path: "Sources/EarsWyoming"),
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsVosk", "EarsStatus"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsVosk", "EarsStatus", "EarsWyoming"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
 

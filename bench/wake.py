@@ -33,7 +33,7 @@ VOICES = ["flite-kal16", "flite-awb", "flite-rms", "flite-slt", "festival-kal", 
 CONDITIONS = ["clean", "snr20", "snr10", "snr5"]
 CONDITION_NAMES = {"clean": "clean", "snr20": "20 dB", "snr10": "10 dB", "snr5": "5 dB"}
 EARS_SWEEP = [0.6, 0.7, 0.9]
-KWS_SWEEP = ["1e-5", "1e-10", "1e-20", "1e-30", "1e-40"]
+KWS_SWEEP = ["1e-5", "1e-15", "1e-30", "1e-50"]
 SWEEP_CONDITIONS = ["clean", "snr10"]
 TARGETS = dict(recall_clean=0.95, recall_snr10=0.85, fa_per_hour=0.5, latency_p50=0.4, latency_p95=0.8)
 # Rough CPU seconds per audio second, only to order the work (longest first).
@@ -67,7 +67,7 @@ def timed(cmd):
 # ---------------------------------------------------------------- corpus
 
 def corpus_args(a):
-    return ["--negative-minutes", str(a.negative_minutes), "--phrases", ",".join(a.phrases),
+    return ["--negative-minutes", f"{float(a.negative_minutes):g}", "--phrases", ",".join(a.phrases),
             "--voices", ",".join(a.voices), "--snrs", ",".join(c[3:] for c in a.conditions if c != "clean"),
             "--negative-snrs", "", "--vary"]
 
@@ -109,17 +109,28 @@ def join_wavs(files, out):
 # ---------------------------------------------------------------- systems
 
 class System:
-    def __init__(self, key, label, kind, args, conditions, peer, threshold=None, soundalikes=True):
+    def __init__(self, key, label, kind, args, conditions, peer, threshold=None, soundalikes=True, base=None):
         self.key, self.label, self.kind, self.args = key, label, kind, args
         self.conditions, self.peer, self.threshold, self.soundalikes = conditions, peer, threshold, soundalikes
+        # base: an ears system at a lower threshold; a chunk of files in which
+        # it did not wake is not scanned again (see prune below).
+        self.base = base
 
 
 def systems(a):
+    """ears at its default threshold (every condition), the ears threshold sweep and
+    the exact-match peer (the sweep conditions), kws at each threshold (every condition)."""
+    sweep = [c for c in a.conditions if c in a.sweep_conditions]
     out = [System("ears", "ears (default threshold)", "ears", [], a.conditions, False, "default")]
-    for t in a.ears_thresholds:
-        out.append(System(f"ears-{t:g}", f"ears, threshold {t:g}", "ears", ["--threshold", f"{t:g}"],
-                          [c for c in a.conditions if c in a.sweep_conditions], False, f"{t:g}", soundalikes=False))
-    out.append(System("exact", "exact text match (ears --threshold 1.0)", "ears", ["--threshold", "1.0"], a.conditions, True, "1.0"))
+    thresholds = sorted(a.ears_thresholds)
+    base = None
+    for t in thresholds:
+        s = System(f"ears-{t:g}", f"ears, threshold {t:g}", "ears", ["--threshold", f"{t:g}"], sweep, False, f"{t:g}",
+                   base=base if a.prune else None)
+        base = base or s
+        out.append(s)
+    out.append(System("exact", "exact text match (ears --threshold 1.0)", "ears", ["--threshold", "1.0"], sweep, True, "1.0",
+                      base=base if a.prune else None))
     for t in a.kws_thresholds:
         out.append(System(f"kws-{t}", f"pocketsphinx kws, threshold {t}", "kws", [t], a.conditions, True, t))
     return out
@@ -209,9 +220,13 @@ def score(system, runs, manifest, phrases):
     audio = cpu = 0.0
     rss = 0
     own_cpu = load = 0.0
+    pruned = 0.0
     for r in runs:
         for d in r["detections"]:
             by_file[d["file"]].append(d)
+        if r.get("pruned"):
+            pruned += r["audio_s"]
+            continue
         audio += r["audio_s"]; cpu += r["cpu_s"]; rss = max(rss, r["rss_kb"])
         own_cpu += r.get("own_cpu_s") or 0.0; load = max(load, r.get("load_s") or 0.0)
     neg_s = sum(i["seconds"] for i in manifest["items"] if i["kind"] == "negative")
@@ -248,7 +263,8 @@ def score(system, runs, manifest, phrases):
                                             soundalike_files=len(alike_files), soundalikes_woken=alike_woke,
                                             own_soundalikes=len(own), own_soundalikes_woken=own_woke)
     return dict(key=system.key, label=system.label, kind=system.kind, peer=system.peer, threshold=system.threshold,
-                conditions=system.conditions, audio_s=audio, cpu_s=cpu, cpu_per_audio_s=cpu / audio if audio else None,
+                conditions=system.conditions, audio_s=audio, pruned_audio_s=pruned, base=system.base.key if system.base else None,
+                cpu_s=cpu, cpu_per_audio_s=cpu / audio if audio else None,
                 own_cpu_per_audio_s=own_cpu / audio if system.kind == "ears" and audio else None,
                 load_s=load if system.kind == "ears" else None, peak_rss_mb=rss / 1024,
                 cells={f"{p}|{c}": v for (p, c), v in cells.items()})
@@ -351,8 +367,9 @@ def tables(res):
         clean = cell(m, "all", "clean")
         lines.append(f"| {m['label']} | " + " | ".join(recall) +
                      f" | {neg['false_accepts']} ({neg['fa_per_hour']:.2f}/h) | {frac(neg['soundalikes_woken'], neg['soundalike_files'])}"
-                     f" | {sec(clean and clean['latency_p50'])} / {sec(clean and clean['latency_p95'])}"
-                     f" | {m['cpu_per_audio_s']:.3f} | {m['peak_rss_mb']:.0f} |")
+                     f" | {sec(clean and clean['latency_p50'])} / {sec(clean and clean['latency_p95'])}" +
+                     (f" | {m['cpu_per_audio_s']:.3f} | {m['peak_rss_mb']:.0f} |" if m["key"] == "ears" or m["kind"] != "ears"
+                      else " | as above | as above |"))
     out["summary"] = "\n".join(lines)
     # Per phrase and condition.
     lines = ["| system | phrase | condition | recall (hits/positives) | latency p50 / p95 (s) | other wakes on positives | false accepts (per hour) | own sound-alikes that woke |",
@@ -414,22 +431,29 @@ def det_plot(res, out):
     gp = [f'set terminal pngcairo size {560 * len(conds)},520 font ",10"', f'set output "{out}/wake-det.png"',
           f"set multiplot layout 1,{len(conds)} title \"ears vs peers: miss rate vs false accepts per hour (all phrases pooled)\"",
           "set grid", "set key top right box opaque", 'set xlabel "false accepts per hour (fortunes negatives)"',
-          'set ylabel "miss rate (%)"', "set yrange [0:100]", "set xrange [-0.2:*]"]
-    series = [("ears", lambda m: m["kind"] == "ears" and not m["peer"], "lc rgb '#1b7837' pt 7 ps 1.2 lw 2"),
-              ("exact text match", lambda m: m["key"] == "exact", "lc rgb '#762a83' pt 5 ps 1.4"),
-              ("pocketsphinx kws", lambda m: m["kind"] == "kws", "lc rgb '#d95f02' pt 9 ps 1.2 lw 2")]
+          'set ylabel "miss rate (%)"', "set yrange [0:100]"]
+    series = [("ears", lambda m: m["kind"] == "ears" and not m["peer"], "lc rgb '#1b7837' pt 7 ps 1.2 lw 2", "1,0.7"),
+              ("exact text match", lambda m: m["key"] == "exact", "lc rgb '#762a83' pt 5 ps 1.4", "1,-0.7"),
+              ("pocketsphinx kws", lambda m: m["kind"] == "kws", "lc rgb '#d95f02' pt 9 ps 1.2 lw 2", "-1,0.7")]
     for cond in conds:
         goal = (1 - TARGETS["recall_clean"]) * 100 if cond == "clean" else (1 - TARGETS["recall_snr10"]) * 100 if cond == "snr10" else None
         plots = []
-        for name, pred, style in series:
+        for name, pred, style, offset in series:
             pts = curve_points(metrics, cond, pred)
             dat = f"{out}/wake-det-{cond}-{re.sub('[^a-z]+', '-', name)}.dat"
+            labels = {}
             with open(dat, "w") as f:
                 for fa, recall, m in pts:
-                    f.write(f"{fa:.4f} {(1 - recall) * 100:.2f} \"{m['threshold']}\"\n")
+                    f.write(f"{fa:.4f} {(1 - recall) * 100:.2f}\n")
+                    labels.setdefault((round(fa, 4), round((1 - recall) * 100, 2)), []).append(m["threshold"])
+            with open(dat + ".labels", "w") as f:
+                for (x, y), names in labels.items():
+                    f.write(f"{x} {y} \"{', '.join(names)}\"\n")
             if pts:
                 plots.append(f"'{dat}' using 1:2 with linespoints {style} title '{name}'")
-                plots.append(f"'{dat}' using 1:2:3 with labels offset 0.8,0.6 font ',8' notitle")
+                plots.append(f"'{dat}.labels' using 1:2:3 with labels offset {offset} font ',8' {'right' if offset.startswith('-') else 'left'} notitle")
+        most = max([fa for _, pred, _, _ in series for fa, _, _ in curve_points(metrics, cond, pred)] + [TARGETS["fa_per_hour"] * 2])
+        gp.append(f"set xrange [{-0.04 * most * 1.1:.3f}:{most * 1.1:.3f}]")
         gp.append(f'set title "{CONDITION_NAMES[cond]}"')
         gp.append("unset arrow")
         gp.append(f"set arrow from {TARGETS['fa_per_hour']}, graph 0 to {TARGETS['fa_per_hour']}, graph 1 nohead dt 2 lc rgb '#888888'")
@@ -461,6 +485,7 @@ def render_doc(res, tab, template, doc, png):
         ears_sweep=", ".join(f"{t:g}" for t in res["ears_thresholds"]), kws_sweep=", ".join(res["kws_thresholds"]),
         sweep_conditions=", ".join(CONDITION_NAMES[x] for x in res["sweep_conditions"]),
         png=os.path.basename(png),
+        prune_checks="; ".join(f"{k}: {v}" for k, v in res["run"]["prune_checks"].items()) or "no chunk was pruned",
     )
     for k, v in values.items():
         text = text.replace("{{" + k + "}}", v)
@@ -477,18 +502,28 @@ def main():
     ap.add_argument("ears")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--negative-minutes", type=float, default=40,
-                    help="corpus.py's --negative-minutes (it counts 150 words a minute; the voices speak faster, so 40 gives about 30 min of speech)")
+    ap.add_argument("--negative-minutes", type=float, default=39,
+                    help="corpus.py's --negative-minutes (it counts 150 words a minute; the voices speak faster: 39 gives about 30 min of speech)")
     ap.add_argument("--phrases", default=",".join(PHRASES))
     ap.add_argument("--voices", default=",".join(VOICES))
     ap.add_argument("--conditions", default=",".join(CONDITIONS))
     ap.add_argument("--ears-thresholds", default=",".join(f"{t:g}" for t in EARS_SWEEP))
     ap.add_argument("--kws-thresholds", default=",".join(KWS_SWEEP))
     ap.add_argument("--sweep-conditions", default=",".join(SWEEP_CONDITIONS),
-                    help="conditions the threshold sweeps of ears run on (the default setting and the peers run on all)")
+                    help="positive conditions the ears threshold sweep and the exact-match peer run on "
+                         "(ears's default and kws run on all)")
+    ap.add_argument("--no-prune", dest="prune", action="store_false",
+                    help="scan every chunk at every threshold (by default a chunk in which the lowest sweep "
+                         "threshold did not wake is not scanned at higher ones)")
     ap.add_argument("--doc", help="write the whole benchmark document here (and its plot next to it)")
     ap.add_argument("--quick", action="store_true", help="a small corpus, to try the harness (not for the document)")
+    ap.add_argument("--rescore", action="store_true",
+                    help="score the scans saved in OUT/wake.json again and rewrite the outputs (no scanning)")
     a = ap.parse_args()
+    if a.rescore:
+        path = os.path.join(os.path.abspath(a.out), "wake.json")
+        report(json.load(open(path))["raw"], os.path.abspath(a.out), a.doc)
+        return
     started = time.time()
     a.ears = os.path.abspath(a.ears)
     a.out = os.path.abspath(a.out)
@@ -507,6 +542,9 @@ def main():
         sys.exit(f"wake: {a.ears} is not an executable")
     os.makedirs(a.out, exist_ok=True)
     phases = {}
+    git = lambda *x: subprocess.run(["git", "-C", HERE, *x], capture_output=True, text=True).stdout.strip()
+    dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
+    commit = (git("rev-parse", "--short", "HEAD") or "unknown") + (" with uncommitted changes in Sources/" if dirty else "")
 
     corpus, manifest, cargs, phases["corpus"] = make_corpus(a)
     work = os.path.join(corpus, "joined")
@@ -529,44 +567,111 @@ def main():
         joined[name] = (wav, meta["starts"], meta["files"], meta["total"])
     phases["joining files for kws"] = time.time() - t0
 
-    # The work: one process per (system, group or chunk), longest first, --jobs at a time.
+    # The work: one process per (system, group or chunk), --jobs at a time.
+    # ears's results depend on the files a process read before (the engine's
+    # state carries from file to file), so every ears system reads the same
+    # chunks in the same order. Pruning: a higher threshold only removes wakes
+    # (the transcript does not depend on the threshold; a chunk is read the same
+    # way every time), so a chunk in which the lowest sweep threshold did not
+    # wake cannot wake at a higher one and is not scanned again. One such chunk
+    # per system is scanned anyway as a check; if it wakes, all of them are.
+    syss = systems(a)
     tasks = []
-    for s in systems(a):
-        for name, items in g.items():
+    for s in syss:
+        for name, items in sorted(g.items()):
             if name.startswith("pos-") and name[4:] not in s.conditions or name.startswith("soundalike-") and not s.soundalikes:
                 continue
             if s.kind == "ears":
-                for part in chunks(items, 600):
-                    tasks.append((s, name, part, sum(i["seconds"] for i in part) * COST["ears"]))
+                size = 600 if name.startswith("pos-") else 150
+                for index, part in enumerate(chunks(items, size)):
+                    tasks.append(dict(system=s, group=name, index=index, part=part,
+                                      cost=sum(i["seconds"] for i in part) * COST["ears"] * (2 if "snr" in name else 1)))
             else:
-                tasks.append((s, name, None, joined[name][3] * COST["kws"]))
-    tasks.sort(key=lambda t: -t[3])
-    runs = defaultdict(list)
+                tasks.append(dict(system=s, group=name, index=0, part=None, cost=joined[name][3] * COST["kws"]))
+    # Bases first (their results decide what the others scan), then the rest
+    # longest first, the pruned ones last: a task never waits on one not yet started.
+    rank = lambda t: (0 if any(x.base is t["system"] for x in syss) else 2 if t["system"].base else 1, -t["cost"])
+    tasks.sort(key=rank)
+    futures, runs, skipped = {}, defaultdict(list), defaultdict(list)
+    checked = set()
     lock = threading.Lock()
     done = [0]
     t0 = time.time()
 
+    def scan_task(task):
+        s, name = task["system"], task["group"]
+        r = run_ears(a.ears, s, a.phrases, task["part"]) if s.kind == "ears" else run_kws(s, a.phrases, joined[name], work)
+        r.update(group=name, index=task["index"], pruned=False)
+        return r
+
     def do(task):
-        s, name, part, _ = task
-        r = run_ears(a.ears, s, a.phrases, part) if s.kind == "ears" else run_kws(s, a.phrases, joined[name], work)
-        r["group"] = name
+        s = task["system"]
+        check = False
+        if s.base and (s.base.key, task["group"], task["index"]) in futures:
+            base = futures[(s.base.key, task["group"], task["index"])].result()
+            if not base["detections"]:
+                with lock:
+                    check = s.key not in checked
+                    checked.add(s.key)
+                if not check:
+                    with lock:
+                        skipped[s.key].append(task)
+                        done[0] += 1
+                    return None
+        r = scan_task(task)
+        r["prune_check"] = check
         with lock:
             runs[s.key].append(r)
             done[0] += 1
-            log(f"wake: [{done[0]}/{len(tasks)}] {s.label}, {name}: {r['audio_s']:.0f} s of audio, {r['cpu_s']:.1f} CPU s, "
-                f"{len(r['detections'])} wakes ({time.time() - t0:.0f} s)")
+            log(f"wake: [{done[0]}/{len(tasks)}] {s.label}, {task['group']} #{task['index']}: {r['audio_s']:.0f} s of audio, "
+                f"{r['cpu_s']:.1f} CPU s, {len(r['detections'])} wakes{' (prune check)' if check else ''} ({time.time() - t0:.0f} s)")
         return r
 
     log(f"wake: {len(tasks)} scans, {a.jobs} at a time")
+    prune_checks = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for f in [pool.submit(do, t) for t in tasks]:
+        for task in tasks:
+            futures[(task["system"].key, task["group"], task["index"])] = pool.submit(do, task)
+        for f in futures.values():
             f.result()
+        # A check that woke: pruning does not hold for this binary; scan the rest.
+        again = []
+        for s in syss:
+            check = [r for r in runs[s.key] if r.get("prune_check")]
+            if check:
+                prune_checks[s.key] = "passed" if not check[0]["detections"] else "failed: every chunk scanned"
+            if check and check[0]["detections"]:
+                log(f"wake: WARNING: {s.label} woke in a chunk where {s.base.label} did not; scanning all its chunks")
+                again += skipped.pop(s.key, [])
+        for task, r in zip(again, pool.map(scan_task, again)):
+            runs[task["system"].key].append(r)
+    for key, ts in skipped.items():
+        for task in ts:
+            runs[key].append(dict(detections=[], audio_s=sum(i["seconds"] for i in task["part"]), cpu_s=0.0, wall_s=0.0,
+                                  rss_kb=0, group=task["group"], index=task["index"], pruned=True))
     phases["scans"] = time.time() - t0
+    cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
+    raw = dict(
+        args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, sweep_conditions=a.sweep_conditions,
+                  ears_thresholds=a.ears_thresholds, kws_thresholds=a.kws_thresholds, prune=a.prune),
+        corpus=corpus, corpus_args=cargs, runs=dict(runs), prune_checks=prune_checks, phases=phases, started=started,
+        run=dict(command=" ".join(shlex.quote(x) for x in ["bench/wake.py", *sys.argv[1:]]), binary=a.ears,
+                 binary_sha256=hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16],
+                 version=subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip(), commit=commit,
+                 date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                 machine=f"{os.cpu_count()} × {cpu_model}, Linux {platform.release()}", jobs=a.jobs, quick=a.quick))
+    report(raw, a.out, a.doc, finished=time.time())
+
+
+def report(raw, out, doc, finished=None):
+    """Scores the runs in raw and writes wake.md, wake.json, the plot (and the document)."""
+    a = argparse.Namespace(**raw["args"])
+    manifest = json.load(open(os.path.join(raw["corpus"], "manifest.json")))
+    runs, phases = raw["runs"], dict(raw["phases"])
     by_kind = defaultdict(float)
     for key, rs in runs.items():
         by_kind["ears" if not key.startswith("kws") else "kws"] += sum(r["cpu_s"] for r in rs)
-
-    metrics = [score(s, runs[s.key], manifest, a.phrases) for s in systems(a)]
+    metrics = [score(s, runs.get(s.key, []), manifest, a.phrases) for s in systems(a)]
     default = metrics[0]
     items = manifest["items"]
     parts = {}
@@ -581,13 +686,10 @@ def main():
     spec = importlib.util.spec_from_file_location("corpus", os.path.join(HERE, "corpus.py"))
     corpus_mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(corpus_mod)
     pad = corpus_mod.LEAD_S + corpus_mod.TAIL_S
-    git = lambda *x: subprocess.run(["git", "-C", HERE, *x], capture_output=True, text=True).stdout.strip()
-    dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
-    commit = (git("rev-parse", "--short", "HEAD") or "unknown") + (" with uncommitted changes in Sources/" if dirty else "")
     res = dict(
         phrases=a.phrases, voices=a.voices, conditions=a.conditions, sweep_conditions=a.sweep_conditions,
         ears_thresholds=a.ears_thresholds, kws_thresholds=a.kws_thresholds, target_goals=TARGETS,
-        corpus=dict(path=corpus, command="bench/corpus.py OUT " + " ".join(shlex.quote(x) for x in cargs),
+        corpus=dict(path=raw["corpus"], command="bench/corpus.py OUT " + " ".join(shlex.quote(x) for x in raw["corpus_args"]),
                     positives=sum(1 for i in items if i["kind"] == "positive"),
                     negative_s=sum(i["seconds"] for i in neg), negative_speech_s=sum(i["seconds"] - pad for i in neg),
                     soundalike_files=sum(1 for i in items if i["kind"] == "soundalike"),
@@ -596,41 +698,32 @@ def main():
         metrics=metrics, targets=targets(default, a.phrases), peers=compare_peers(metrics, a.conditions),
     )
     t0 = time.time()
-    png = det_plot(res, a.out)
-    phases["plot"] = time.time() - t0
-    phases["total"] = time.time() - started
-    version = subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip()
-    cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.machine())
-    res["run"] = dict(
-        command=" ".join(shlex.quote(x) for x in ["bench/wake.py", *sys.argv[1:]]), binary=a.ears,
-        binary_sha256=hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16], version=version, commit=commit,
-        date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        machine=f"{os.cpu_count()} × {cpu_model}, Linux {platform.release()}", jobs=a.jobs,
-        wall_s=phases["total"], phases=phases, cpu_s_by_kind=dict(by_kind), quick=a.quick,
-    )
+    png = det_plot(res, out)
+    if finished is not None:
+        phases["report and plot"] = time.time() - t0
+        phases["total"] = time.time() - raw["started"]
+        raw["phases"] = phases
+    run = dict(raw["run"], wall_s=phases.get("total", 0), phases=phases, cpu_s_by_kind=dict(by_kind), prune_checks=raw["prune_checks"])
+    res["run"] = run
     tab = tables(res)
     sentence, missed = summary_sentences(res)
-    md = [f"# Wake benchmark ({res['run']['date']}; {version}, {commit}; `{res['run']['command']}`)", "", sentence, "",
+    md = [f"# Wake benchmark ({run['date']}; {run['version']}, {run['commit']}; `{run['command']}`)", "", sentence, "",
           "## All phrases", "", tab["summary"], "", "## Targets (ears at its default threshold)", "", tab["targets"], "",
           "## Against the peers at equal false-accept rate", "", tab["peers"], "", "## Per phrase and condition", "", tab["per_phrase"], "",
           "## Corpus", "", tab["corpus"], "", "## Run", "", tab["run"], ""]
-    open(os.path.join(a.out, "wake.md"), "w").write("\n".join(md))
-    for m in res["metrics"]:
-        m["cells"] = {k: v for k, v in m["cells"].items()}
-    res["runs"] = {k: [dict(group=r["group"], audio_s=r["audio_s"], cpu_s=r["cpu_s"], wall_s=r["wall_s"], rss_kb=r["rss_kb"],
-                            near_misses=r.get("near_misses"),
-                            detections=r["detections"]) for r in rs] for k, rs in runs.items()}
-    json.dump(res, open(os.path.join(a.out, "wake.json"), "w"), indent=1)
-    if a.doc:
-        if a.quick:
+    open(os.path.join(out, "wake.md"), "w").write("\n".join(md))
+    res["raw"] = raw
+    json.dump(res, open(os.path.join(out, "wake.json"), "w"), indent=1)
+    if doc:
+        if run["quick"]:
             log("wake: --quick results are not written to the document")
         else:
-            target = os.path.join(os.path.dirname(os.path.abspath(a.doc)), "benchmark-det.png")
+            target = os.path.join(os.path.dirname(os.path.abspath(doc)), "benchmark-det.png")
             shutil.copyfile(png, target)
-            render_doc(res, tab, os.path.join(HERE, "benchmark.md.in"), a.doc, target)
-            log(f"wake: wrote {a.doc} and {target}")
+            render_doc(res, tab, os.path.join(HERE, "benchmark.md.in"), doc, target)
+            log(f"wake: wrote {doc} and {target}")
     print("\n".join(md))
-    log(f"wake: done in {phases['total'] / 60:.1f} min; {a.out}/wake.md, wake.json, wake-det.png")
+    log(f"wake: {out}/wake.md, wake.json, wake-det.png ({phases.get('total', 0) / 60:.1f} min)")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@ public enum Invocation: Equatable {
     case tap(ConfigOverrides)
     /// `ears status`: print `GET /ears` from the running daemon.
     case status(ConfigOverrides)
+    /// `ears follow [--wav]`: print the daemon's Wyoming events (or write captures as WAV).
+    case follow(ConfigOverrides, wav: Bool)
     /// `ears model status [--json]`: which engines' models are installed.
     case modelStatus(ConfigOverrides, json: Bool)
     /// `ears check-config`: parse the configuration and report.
@@ -88,6 +90,7 @@ public enum Arguments {
       scan FILE... [--json]        run the ear over files as fast as possible
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
+      follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
@@ -130,6 +133,16 @@ public enum Arguments {
             options.files = rest
             guard !options.files.isEmpty else { throw UsageError(description: "ears scan: give at least one audio file") }
             return .scan(options)
+        case "follow":
+            var overrides = ConfigOverrides()
+            var wav = false
+            try parseFlags(&rest, into: &overrides) { flag, _ in
+                guard flag == "--wav" else { return false }
+                wav = true
+                return true
+            }
+            try rejectOperands(rest, command: command)
+            return .follow(overrides, wav: wav)
         case "model":
             guard rest.first == "status" else {
                 throw UsageError(description: "ears model: the only subcommand is 'status' (ears model status [--json])")
@@ -154,7 +167,7 @@ public enum Arguments {
             default: return .checkConfig(overrides)
             }
         default:
-            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, check-config, model status, --version, --help")
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, follow, check-config, model status, --version, --help")
         }
     }
 

@@ -3,6 +3,7 @@ import EarsALSA
 import EarsCore
 import EarsFiles
 import EarsStatus
+import EarsWyoming
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -54,6 +55,9 @@ public enum EarsMain {
                 printError("ears tap: \(error.description)")
                 return ExitCode.failure
             }
+        case let .follow(overrides, wav):
+            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            return FollowCommand.run(config: config, wav: wav, output: say, errors: printError)
         case let .status(overrides):
             guard let config = loadConfig(overrides) else { return ExitCode.config }
             let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
@@ -119,10 +123,41 @@ public enum EarsMain {
         }
         log.info("status on \(socketPath)")
 
+        // The listen socket: captures (and, only if ear_text is on, the recent
+        // transcript) for local consumers, in the Wyoming protocol.
+        let listenPath = WyomingServer.socketPath(runtimeDirectory: runtimeDirectory)
+        var listenGroup: gid_t?
+        if let name = config.listenSocketGroup {
+            guard let group = getgrnam(name) else {
+                printError("ears: [listen] socket_group '\(name)' is not a group on this machine; create it or leave the key empty")
+                server.stop()
+                return ExitCode.config
+            }
+            listenGroup = group.pointee.gr_gid
+        }
+        let listenServer: WyomingServer
+        do {
+            listenServer = try WyomingServer(socketPath: listenPath,
+                                             options: .init(mode: mode_t(config.socketMode), groupID: listenGroup, version: version),
+                                             log: log) { config.phrases.map(\.text) }
+        } catch {
+            printError("ears: cannot serve captures on \(listenPath): \(error)")
+            server.stop()
+            return ExitCode.failure
+        }
+        let listenConsumer = ListenSocketConsumer(server: listenServer)
+        consumers.insert(listenConsumer, at: 0)
+        log.info("captures on \(listenPath)")
+
+        var earTextSink: (@Sendable (String) -> Void)?
+        if config.earText {
+            earTextSink = { @Sendable text in listenConsumer.earText(text) }
+        }
         let source: any AudioSource = options.inputFile.map { SoundFileSource(path: $0, pacedAtRealTime: true) }
             ?? AlsaMicrophone(device: config.device)
         let service = ListenService(config: config, source: source, board: board, log: log,
-                                    consumers: consumers, taps: taps) { wake in
+                                    consumers: consumers, taps: taps,
+                                    earText: earTextSink) { wake in
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         let audioThread = Thread { service.run() }
@@ -165,6 +200,7 @@ public enum EarsMain {
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
         cpuTimer.cancel()
         sources.forEach { $0.cancel() }
+        listenServer.stop()
         server.stop()
         log.info("stopped")
         return ExitCode.success

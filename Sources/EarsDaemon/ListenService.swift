@@ -25,12 +25,16 @@ public final class ListenService: @unchecked Sendable {
     private var detector: WakeDetector
     private var sourceOpen = false
     private let capture: CaptureTap
+    /// Where final pieces go when the owner switched `ear_text` on (the listen socket only).
+    private let earText: (@Sendable (String) -> Void)?
 
     /// Makes the service. `onWake` is called on the audio thread for each
     /// wake; captures go to `consumers`; `taps` carries manual taps in.
     public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
                 consumers: [any CaptureConsumer] = [], taps: TapRequests = TapRequests(),
+                earText: (@Sendable (String) -> Void)? = nil,
                 onWake: @escaping @Sendable (WakeEvent) -> Void) {
+        self.earText = earText
         self.capture = CaptureTap(limits: config.captureLimits, consumers: consumers, taps: taps, log: log)
         self.config = config
         self.source = source
@@ -146,6 +150,7 @@ public final class ListenService: @unchecked Sendable {
 
     private func consider(_ pieces: [TranscriptPiece], ear: Ear) {
         for piece in pieces {
+            if piece.kind == .final, let earText { earText(piece.text) }
             let wake = detector.consider(piece, recent: ear.recentPieces)
             let nearMisses = detector.nearMisses
             board.update {

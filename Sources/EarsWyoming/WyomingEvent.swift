@@ -89,12 +89,18 @@ public struct WyomingEvent: Sendable, Equatable {
     public static func audioChunk(samples: [Int16], rate: Int = AudioFormat.sampleRate, width: Int = AudioFormat.bytesPerSample,
                                   channels: Int = AudioFormat.channels, timestamp: Int? = nil) -> WyomingEvent {
         precondition(width == 2, "audio-chunk from Int16 samples has width 2, not \(width)")
+        // This runs on the audio thread for every chunk: on little-endian
+        // machines (all ears targets) the samples' memory already is S16LE.
+        #if _endian(little)
+        let payload = samples.withUnsafeBytes { Array($0) }
+        #else
         var payload = [UInt8](repeating: 0, count: samples.count * 2)
         for (index, sample) in samples.enumerated() {
             let bits = UInt16(bitPattern: sample)
             payload[2 * index] = UInt8(truncatingIfNeeded: bits)
             payload[2 * index + 1] = UInt8(truncatingIfNeeded: bits >> 8)
         }
+        #endif
         return WyomingEvent(type: EventType.audioChunk,
                             data: formatData(rate: rate, width: width, channels: channels, timestamp: timestamp),
                             payload: payload)
@@ -153,9 +159,13 @@ public struct WyomingEvent: Sendable, Equatable {
     /// odd byte is ignored). Meaningful for `audio-chunk` with width 2.
     public var samples: [Int16] {
         var samples = [Int16](repeating: 0, count: payload.count / 2)
+        #if _endian(little)
+        samples.withUnsafeMutableBytes { $0.copyBytes(from: payload.prefix($0.count)) }
+        #else
         for index in samples.indices {
             samples[index] = Int16(bitPattern: UInt16(payload[2 * index]) | UInt16(payload[2 * index + 1]) << 8)
         }
+        #endif
         return samples
     }
 

@@ -69,11 +69,11 @@ public enum WyomingJSON: Sendable, Equatable {
     /// written as UTF-8 like Python's `ensure_ascii=False`).
     public var jsonText: String {
         var out = ""
-        write(to: &out)
+        serialize(into: &out)
         return out
     }
 
-    private func write(to out: inout String) {
+    private func serialize(into out: inout String) {
         switch self {
         case .null: out += "null"
         case let .bool(value): out += value ? "true" : "false"
@@ -87,7 +87,7 @@ public enum WyomingJSON: Sendable, Equatable {
             out += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { out += "," }
-                element.write(to: &out)
+                element.serialize(into: &out)
             }
             out += "]"
         case let .object(members):
@@ -96,7 +96,7 @@ public enum WyomingJSON: Sendable, Equatable {
                 if index > 0 { out += "," }
                 out += JSONText.string(key)
                 out += ":"
-                members[key]!.write(to: &out)
+                members[key]!.serialize(into: &out)
             }
             out += "}"
         }

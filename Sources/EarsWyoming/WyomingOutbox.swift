@@ -7,6 +7,10 @@
 /// reads next, recent audio is worth more than audio it is already late for.
 /// Each drop is counted so the gap is visible (`droppedEvents`).
 ///
+/// Drops do not respect event boundaries of a capture: a client that far
+/// behind may lose an `audio-start` and then read chunks without one. The
+/// count tells it (and the operator) that its stream has holes.
+///
 /// Events are stored encoded: the server encodes each event once and every
 /// client's outbox shares the same bytes (arrays are copy-on-write).
 struct WyomingOutbox: Sendable {

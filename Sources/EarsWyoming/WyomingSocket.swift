@@ -119,33 +119,51 @@ enum WyomingSocket {
     }
 }
 
-/// An `eventfd` used to wake a thread blocked in `poll` from another thread
-/// without ever blocking the waker: the counter only saturates after 2^64-2
-/// unread signals, and the descriptor is non-blocking anyway.
+/// A self-pipe used to wake a thread blocked in `poll` from another thread
+/// without ever blocking the waker. (An eventfd would do, but Glibc's module
+/// map does not export it.) Both ends are non-blocking: when the pipe is
+/// full, wake-ups are already pending and the extra one is not needed.
 struct WakeSignal: Sendable {
-    /// The eventfd; readable while a signal is pending.
+    /// The read end; readable while a wake-up is pending.
     let descriptor: Int32
+    /// The write end.
+    private let writeEnd: Int32
 
-    /// Creates the eventfd (non-blocking, close-on-exec).
+    /// Creates the pipe (both ends non-blocking and close-on-exec).
     init(label: String) throws(StatusServerError) {
-        descriptor = try WyomingSyscall.run("eventfd", path: label) { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        var ends: [Int32] = [-1, -1]
+        try WyomingSyscall.run("pipe", path: label) { pipe(&ends) }
+        do {
+            for end in ends {
+                try WyomingSyscall.run("fcntl(F_SETFD)", path: label) { fcntl(end, F_SETFD, FD_CLOEXEC) }
+                try WyomingSocket.setNonBlocking(end, path: label)
+            }
+        } catch {
+            ends.forEach(WyomingSyscall.close)
+            throw error
+        }
+        descriptor = ends[0]
+        writeEnd = ends[1]
     }
 
-    /// Makes `descriptor` readable. Never blocks; failures cannot happen in
-    /// practice and would only delay the poll thread until its next wake.
+    /// Makes `descriptor` readable. Never blocks; a full pipe (EAGAIN)
+    /// already means "wake up".
     func signal() {
-        var one: UInt64 = 1
-        _ = try? WyomingSyscall.runNonBlocking("write", path: "eventfd") { write(descriptor, &one, 8) }
+        var byte: UInt8 = 1
+        _ = try? WyomingSyscall.runNonBlocking("write", path: "wake pipe") { write(writeEnd, &byte, 1) }
     }
 
-    /// Clears pending signals.
+    /// Clears pending wake-ups.
     func drain() {
-        var count: UInt64 = 0
-        _ = try? WyomingSyscall.runNonBlocking("read", path: "eventfd") { read(descriptor, &count, 8) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while let count = try? WyomingSyscall.runNonBlocking("read", path: "wake pipe", {
+            bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        }), count == bytes.count {}
     }
 
-    /// Closes the eventfd.
+    /// Closes both ends.
     func close() {
         WyomingSyscall.close(descriptor)
+        WyomingSyscall.close(writeEnd)
     }
 }

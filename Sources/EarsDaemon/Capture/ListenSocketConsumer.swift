@@ -1,0 +1,56 @@
+import EarsCore
+import EarsWyoming
+
+/// The listen socket as a capture consumer: each capture goes out as Wyoming
+/// events, `detection` (name = the phrase), `audio-start` (16 kHz, 2 bytes,
+/// mono), `audio-chunk`s with PCM, `audio-stop`. `WyomingServer.send` never
+/// blocks: each client has a bounded queue that drops its oldest events.
+public final class ListenSocketConsumer: CaptureConsumer {
+    public let consumerName = "listen_socket"
+    /// The server the events go to.
+    public let server: WyomingServer
+    private let timestamps = TimestampClock()
+
+    /// Hands captures to `server`'s clients.
+    public init(server: WyomingServer) {
+        self.server = server
+    }
+
+    /// Events dropped for clients that fell behind.
+    public var droppedChunks: Int { server.droppedEvents }
+
+    public func captureBegan(_ info: CaptureInfo) {
+        timestamps.begin()
+        if info.source == .wake {
+            server.send(.detection(name: info.phrase, timestamp: Int(info.timestampMilliseconds)))
+        }
+        server.send(.audioStart(timestamp: 0))
+    }
+
+    public func captureAudio(_ samples: [Int16]) {
+        // Wyoming timestamps are milliseconds of audio since audio-start.
+        server.send(.audioChunk(samples: samples, timestamp: timestamps.advance(by: samples.count)))
+    }
+
+    public func captureEnded(_ reason: CaptureStateMachine.StopReason) {
+        server.send(.audioStop(timestamp: timestamps.current))
+    }
+
+    /// Sends the recent transcript to the owner's clients: only when the
+    /// `ear_text` switch is on, and only ever on this socket.
+    public func earText(_ text: String) {
+        server.send(WyomingEvent(type: "transcript", data: ["text": .string(text)]))
+    }
+}
+
+/// Milliseconds of captured audio, for chunk timestamps. Used from the audio thread only.
+private final class TimestampClock: @unchecked Sendable {
+    private var samples = 0
+    func begin() { samples = 0 }
+    var current: Int { samples * 1000 / AudioFormat.sampleRate }
+    func advance(by count: Int) -> Int {
+        let at = current
+        samples += count
+        return at
+    }
+}

@@ -1,0 +1,228 @@
+import EarsStatus
+import Glibc
+
+/// One accepted client, owned by the poll thread alone (so no locking): the
+/// socket, the event being written, and the reader for what it sends.
+private final class Connection {
+    let id: UInt64
+    let fd: Int32
+    var reader = WyomingEventReader(limits: .init(headerBytes: 64 * 1024, dataBytes: 256 * 1024, payloadBytes: 1 << 20))
+    /// The encoded event being written and how much of it has gone; an event
+    /// is never abandoned half-written, or the stream would be corrupt.
+    var writing: [UInt8] = []
+    var written = 0
+    /// The client closed its sending side; it may still read.
+    var readClosed = false
+    /// The last send hit a full socket: ask poll for POLLOUT.
+    var wantsWrite = false
+    /// Drops seen so far; the log says "not keeping up" once per client,
+    /// and the total when it disconnects.
+    var reportedDrops = 0
+
+    init(id: UInt64, fd: Int32) {
+        self.id = id
+        self.fd = fd
+    }
+}
+
+extension WyomingServer {
+    /// The poll thread's loop: runs until `stop()`, then closes every client
+    /// and the listening socket.
+    func serve() {
+        var connections: [Connection] = []
+        var nextID: UInt64 = 1
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            var fds = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)]
+            for connection in connections {
+                var events: Int16 = 0
+                if !connection.readClosed { events |= Int16(POLLIN) }
+                if connection.wantsWrite { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+            }
+            do {
+                try WyomingSyscall.run("poll", path: socketPath) { poll(&fds, nfds_t(fds.count), -1) }
+            } catch {
+                // Only EINVAL or ENOMEM are possible; pause rather than spin.
+                log.error("wyoming: \(error)")
+                usleep(100_000)
+                continue
+            }
+            if fds[0].revents != 0 { wake.drain() }
+            if shared.withLock({ $0.stopping }) { break }
+
+            var closed: [(Connection, String)] = []
+            for (index, connection) in connections.enumerated() {
+                let revents = Int32(fds[index + 2].revents)
+                if revents & (POLLIN | POLLHUP | POLLERR) != 0 && !connection.readClosed {
+                    if let problem = readRequests(connection, buffer: &buffer) {
+                        closed.append((connection, problem))
+                        continue
+                    }
+                }
+                // Hang-up or error on the socket: nobody is reading any more.
+                if revents & (POLLHUP | POLLERR | POLLNVAL) != 0 {
+                    closed.append((connection, "hung up"))
+                }
+            }
+            if fds[1].revents != 0 { acceptClients(&connections, nextID: &nextID) }
+            for connection in connections where !closed.contains(where: { $0.0 === connection }) {
+                if let problem = flush(connection) { closed.append((connection, problem)) }
+            }
+            for (connection, reason) in closed {
+                disconnect(connection, reason: reason)
+                connections.removeAll { $0 === connection }
+            }
+        }
+        for connection in connections { disconnect(connection, reason: "server stopping") }
+        listener.close()
+    }
+
+    /// Accepts every pending connection; beyond `maximumClients` a client is
+    /// closed straight away (it sees end of stream, not a hang).
+    private func acceptClients(_ connections: inout [Connection], nextID: inout UInt64) {
+        while true {
+            let fd: Int32
+            do {
+                guard let accepted = try acceptOne() else { return }
+                fd = accepted
+            } catch .system(_, _, ECONNABORTED) {
+                continue
+            } catch {
+                // Out of descriptors or memory: the connection stays queued and
+                // poll would report it again at once, so pause before retrying.
+                log.warning("wyoming: \(error)")
+                usleep(100_000)
+                return
+            }
+            guard connections.count < options.maximumClients else {
+                log.warning("wyoming: refusing a client: already \(connections.count) connected (the limit)")
+                WyomingSyscall.close(fd)
+                continue
+            }
+            let id = nextID
+            nextID += 1
+            let capacity = options.queueCapacity
+            let count = shared.withLock { state -> Int in
+                state.outboxes[id] = WyomingOutbox(capacity: capacity, skippingCapture: state.captureOpen)
+                return state.outboxes.count
+            }
+            connections.append(Connection(id: id, fd: fd))
+            log.info("wyoming: client \(id) connected (\(count) connected)")
+        }
+    }
+
+    /// One pending connection, non-blocking and close-on-exec; nil if none.
+    private func acceptOne() throws(StatusServerError) -> Int32? {
+        // Plain accept: Glibc's module map hides accept4 (_GNU_SOURCE), so
+        // the flags are set right after. The close-on-exec gap is harmless:
+        // ears starts no programs while serving.
+        guard let fd = try WyomingSyscall.runNonBlocking("accept", path: socketPath, { accept(listener.descriptor, nil, nil) }) else {
+            return nil
+        }
+        do {
+            try WyomingSyscall.run("fcntl(F_SETFD)", path: socketPath) { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            try WyomingSocket.setNonBlocking(fd, path: socketPath)
+        } catch {
+            WyomingSyscall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Reads what the client sent and answers requests. Returns why the
+    /// client must be disconnected, or nil.
+    private func readRequests(_ connection: Connection, buffer: inout [UInt8]) -> String? {
+        // A bounded number of reads per pass, so one chatty client cannot
+        // keep the loop from serving the others.
+        for _ in 0..<8 {
+            let count: Int
+            do {
+                guard let received = try WyomingSocket.receive(connection.fd, into: &buffer, path: socketPath) else { return nil }
+                count = received
+            } catch {
+                return "read failed: \(error)"
+            }
+            if count == 0 {
+                connection.readClosed = true
+                return nil
+            }
+            connection.reader.append(buffer[0..<count])
+            do {
+                while let event = try connection.reader.nextEvent() {
+                    answer(event, from: connection)
+                }
+            } catch {
+                return "\(error)"
+            }
+        }
+        return nil
+    }
+
+    /// `describe` gets `info`, `ping` gets `pong`; anything else is ignored.
+    private func answer(_ event: WyomingEvent, from connection: Connection) {
+        let reply: WyomingEvent
+        switch event.type {
+        case WyomingEvent.EventType.describe:
+            reply = .info(wakePhrases: wakePhrases(), version: options.version)
+        case "ping":
+            reply = WyomingEvent(type: "pong", data: ["text": event.data["text"] ?? .null])
+        default:
+            return
+        }
+        let bytes = reply.encoded()
+        shared.withLock { state in
+            if state.outboxes[connection.id]?.push(bytes) == true { state.droppedTotal += 1 }
+        }
+    }
+
+    /// Writes queued events until the outbox is empty or the socket is full.
+    /// Returns why the client must be disconnected, or nil.
+    private func flush(_ connection: Connection) -> String? {
+        while true {
+            if connection.written == connection.writing.count {
+                let id = connection.id
+                let (next, dropped) = shared.withLock { state in
+                    (state.outboxes[id]?.popFirst(), state.outboxes[id]?.dropped ?? 0)
+                }
+                if dropped > connection.reportedDrops {
+                    // Logged here, not in `send`: the audio thread writes no logs.
+                    if connection.reportedDrops == 0 {
+                        log.warning("wyoming: client \(id) is not keeping up; dropping its oldest events")
+                    }
+                    connection.reportedDrops = dropped
+                }
+                guard let next else {
+                    connection.writing = []
+                    connection.written = 0
+                    connection.wantsWrite = false
+                    return nil
+                }
+                connection.writing = next
+                connection.written = 0
+            }
+            let count: Int
+            do {
+                count = try WyomingSocket.sendSome(connection.fd, connection.writing, from: connection.written, path: socketPath)
+            } catch {
+                return "write failed: \(error)"
+            }
+            if count == 0 {
+                connection.wantsWrite = true
+                return nil
+            }
+            connection.written += count
+        }
+    }
+
+    /// Forgets the client's outbox and closes its socket.
+    private func disconnect(_ connection: Connection, reason: String) {
+        let (dropped, remaining) = shared.withLock { state in
+            (state.outboxes.removeValue(forKey: connection.id)?.dropped ?? 0, state.outboxes.count)
+        }
+        WyomingSyscall.close(connection.fd)
+        let drops = dropped > 0 ? ", \(dropped) events dropped" : ""
+        log.info("wyoming: client \(connection.id) disconnected (\(reason)\(drops); \(remaining) connected)")
+    }
+}
