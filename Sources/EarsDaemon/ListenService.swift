@@ -133,8 +133,10 @@ public final class ListenService: @unchecked Sendable {
         }
         let meter = ear.meter
         let captures = capture.captures, captured = capture.capturedSeconds, dropped = capture.droppedChunks
+        let ignored = capture.ignoredTriggers
         board.update {
             $0.ear = meter
+            $0.triggersDuringCapture = ignored
             $0.captures = captures
             $0.captureSeconds = captured
             $0.droppedChunks = dropped

@@ -90,3 +90,38 @@ import Testing
         #expect((status?["ear"] as? [String: Any])?["since_audio_s"] as? Double ?? 99 < 1)
     }
 }
+
+/// `ears follow`, the small client of the listen socket.
+@Suite(.serialized) struct FollowTests {
+    @Test func followPrintsOneLinePerEventAndWavWritesACapture() throws {
+        let dir = try scratchDirectory("follow")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let config = dir + "/ears.conf"
+        try "[capture]\nsilence_seconds = 0.5\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try EarsDaemon(["listen", "--config", config, "--device", "cap", "--runtime-dir", dir + "/run"],
+                                    environment: mic.environment)
+        defer { _ = daemon.terminate() }
+        mic.startFeeding()
+        try #require(waitForStatus(dir + "/run/status.sock", within: 20) { $0["phase"] as? String == "listening" } != nil)
+
+        let lines = try EarsDaemon(["follow", "--runtime-dir", dir + "/run"])
+        let wav = Process()
+        wav.executableURL = URL(fileURLWithPath: "/bin/sh")
+        wav.arguments = ["-c", "exec '\(earsBinary)' follow --wav --runtime-dir '\(dir)/run' > '\(dir)/follow.wav'"]
+        try wav.run()
+        defer { if wav.isRunning { kill(wav.processIdentifier, SIGKILL) } }
+        usleep(800_000)
+        _ = try runCommand(earsBinary, ["tap", "--runtime-dir", dir + "/run"])
+        #expect(lines.waitForLine(within: 10) { $0.hasPrefix("audio-stop") } != nil, "\(lines.output)")
+        #expect(lines.output.contains("audio-start rate=16000 width=2 channels=1"))
+        #expect(lines.output.contains { $0.hasPrefix("audio-chunk samples=") })
+        _ = lines.terminate()
+        usleep(500_000) // the WAV is written at audio-stop; then the follower just waits
+        kill(wav.processIdentifier, SIGKILL)
+        wav.waitUntilExit()
+        let seconds = try Speech.duration(of: dir + "/follow.wav")
+        #expect(seconds >= 0.7 && seconds <= 1.2, "\(seconds)")
+    }
+}

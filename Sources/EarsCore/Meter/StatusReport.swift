@@ -25,6 +25,8 @@ public struct StatusReport: Sendable {
     public var captures = 0
     /// Seconds of audio captured in total.
     public var captureSeconds = 0.0
+    /// Wakes and taps that arrived during a capture and extended nothing.
+    public var triggersDuringCapture = 0
     /// The exec hook's counts (runs, failures, kills, total seconds), or nil without a hook.
     public var hook: (runs: Int, failures: Int, killed: Int, seconds: Double)?
     /// Chunks dropped per consumer that fell behind (e.g. `listen_socket`, `hook`).
@@ -60,6 +62,7 @@ public struct StatusReport: Sendable {
         fields.append(("near_misses", String(nearMisses)))
         fields.append(("captures", String(captures)))
         fields.append(("capture_s", JSONText.number(captureSeconds, places: 1)))
+        fields.append(("triggers_during_capture", String(triggersDuringCapture)))
         fields.append(("hook", hook.map { hook in
             JSONText.object([("runs", String(hook.runs)), ("failures", String(hook.failures)),
                              ("killed", String(hook.killed)), ("seconds", JSONText.number(hook.seconds, places: 2))])
