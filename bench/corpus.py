@@ -73,15 +73,28 @@ def say(voice, text, out, lead=LEAD_S, tail=TAIL_S, variant=None):
     raw = out + ".tmp.wav"
     cmd = VOICES[voice]
     stretch, cents = variant or (1.0, 0)
-    if cmd[0] == "flite":
-        rate = ["--setf", f"duration_stretch={stretch}"] if variant else []
-        run(cmd + rate + ["-t", text, "-o", raw])
-    elif cmd[0] == "text2wave":
-        rate = ["-eval", f"(Parameter.set 'Duration_Stretch {stretch})"] if variant else []
-        run(cmd + rate + ["-o", raw], input=text.encode())
-    else:
-        rate = ["-s", str(round(175 / stretch))] if variant else []
-        run(cmd + rate + ["-w", raw, text])
+
+    def synthesize(text):
+        if cmd[0] == "flite":
+            rate = ["--setf", f"duration_stretch={stretch}"] if variant else []
+            run(cmd + rate + ["-t", text, "-o", raw])
+        elif cmd[0] == "text2wave":
+            rate = ["-eval", f"(Parameter.set 'Duration_Stretch {stretch})"] if variant else []
+            run(cmd + rate + ["-o", raw], input=text.encode())
+        else:
+            rate = ["-s", str(round(175 / stretch))] if variant else []
+            run(cmd + rate + ["-w", raw, text])
+
+    # festival crashes (SIGSEGV) on some fortunes ("question = ( to ) ? be : ! be;
+    # -- Wm. Shakespeare"): say those with plainer punctuation, then words only.
+    plainer = [text, re.sub(r"[^A-Za-z0-9.,' ]", " ", text), re.sub(r"[^A-Za-z0-9 ]", " ", text)]
+    for attempt, words in enumerate(plainer):
+        try:
+            synthesize(re.sub(r"\s+", " ", words).strip() if attempt else words)
+            break
+        except subprocess.CalledProcessError:
+            if attempt == len(plainer) - 1:
+                raise
     pitch = ["pitch", str(cents)] if cents else []
     # Trim the synthesizer's own leading/trailing silence so pad() alone sets
     # where speech starts and ends (the phrase's end time must be exact).

@@ -40,3 +40,7 @@ corpus="$out/corpus-bias"
 
 # 4. Korean on Vosk (espeak-ng voices): grammar vs free decoding.
 python3 korean.py "$ears" "$out/korean-work" | tee "$out/korean.md"
+
+# 5. The wake detector against its peers (pocketsphinx -kws, exact text match):
+#    writes docs/benchmark.md and docs/benchmark-det.png.
+python3 wake.py "$ears" --doc ../docs/benchmark.md | tee "$out/wake-run.txt"
