@@ -61,6 +61,27 @@ public enum ConfigParser {
         keys.map { ("\($0.section).\($0.name)", $0.allowed) }
     }
 
+    /// A key taking on/off (see `parseSwitch`).
+    private static func switchKey(section: String, name: String, allowed: String,
+                                  set: @escaping @Sendable (inout EarsConfig, Bool) -> Void) -> Key {
+        Key(section: section, name: name, allowed: allowed) { config, value, _ in
+            guard let flag = parseSwitch(value) else { return "not on or off" }
+            set(&config, flag)
+            return nil
+        }
+    }
+
+    /// A key taking an absolute path, or empty for "none / the default" (nil).
+    private static func absolutePathKey(section: String, name: String, allowed: String,
+                                        set: @escaping @Sendable (inout EarsConfig, String?) -> Void) -> Key {
+        Key(section: section, name: name, allowed: allowed) { config, value, _ in
+            if value.isEmpty { set(&config, nil); return nil }
+            guard value.hasPrefix("/") else { return "the path is not absolute" }
+            set(&config, value)
+            return nil
+        }
+    }
+
     /// Reads a systemd-style boolean.
     public static func parseSwitch(_ value: String) -> Bool? {
         switch value.lowercased() {
@@ -87,27 +108,14 @@ public enum ConfigParser {
             config.engine = engine
             return nil
         },
-        Key(section: "engine", name: "model", allowed: "an absolute path to the engine's model directory, or empty for the installed default") { config, value, _ in
-            if value.isEmpty { config.model = nil; return nil }
-            guard value.hasPrefix("/") else { return "the path is not absolute" }
-            config.model = value
-            return nil
-        },
+        absolutePathKey(section: "engine", name: "model", allowed: "an absolute path to the engine's model directory, or empty for the installed default") { $0.model = $1 },
         Key(section: "engine", name: "phrase_boost", allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { config, value, _ in
             guard let boost = Double(value), boost >= 0, boost <= 1_000_000 else { return "not a number from 0 to 1000000" }
             config.phraseBoost = boost
             return nil
         },
-        Key(section: "engine", name: "speech_gate", allowed: "on or off (also yes/no, true/false, 1/0)") { config, value, _ in
-            guard let flag = parseSwitch(value) else { return "not on or off" }
-            config.speechGate = flag
-            return nil
-        },
-        Key(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { config, value, _ in
-            guard let flag = parseSwitch(value) else { return "not on or off" }
-            config.voskGrammar = flag
-            return nil
-        },
+        switchKey(section: "engine", name: "speech_gate", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.speechGate = $1 },
+        switchKey(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.voskGrammar = $1 },
         Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa") { config, value, seen in
             let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
             guard let text = parts.first, !PhraseMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
@@ -147,12 +155,7 @@ public enum ConfigParser {
             config.captureLimits = CaptureLimits(maximumSeconds: config.captureLimits.maximumSeconds, silenceSeconds: seconds)
             return nil
         },
-        Key(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { config, value, _ in
-            if value.isEmpty { config.onWake = nil; return nil }
-            guard value.hasPrefix("/") else { return "the path is not absolute" }
-            config.onWake = value
-            return nil
-        },
+        absolutePathKey(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { $0.onWake = $1 },
         Key(section: "capture", name: "hook_timeout_seconds", allowed: "seconds from 1 to 600") { config, value, _ in
             guard let seconds = Double(value), seconds >= 1, seconds <= 600 else { return "not a number of seconds from 1 to 600" }
             config.hookTimeoutSeconds = seconds
@@ -162,17 +165,8 @@ public enum ConfigParser {
             config.listenSocketGroup = value.isEmpty ? nil : value
             return nil
         },
-        Key(section: "listen", name: "ear_text", allowed: "on or off (default off): the recent transcript on listen.sock, for the machine's owner only") { config, value, _ in
-            guard let flag = parseSwitch(value) else { return "not on or off" }
-            config.earText = flag
-            return nil
-        },
-        Key(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { config, value, _ in
-            if value.isEmpty { config.runtimeDirectory = nil; return nil }
-            guard value.hasPrefix("/") else { return "the path is not absolute" }
-            config.runtimeDirectory = value
-            return nil
-        },
+        switchKey(section: "listen", name: "ear_text", allowed: "on or off (default off): the recent transcript on listen.sock, for the machine's owner only") { $0.earText = $1 },
+        absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
         Key(section: "status", name: "socket_mode", allowed: "octal permission bits from 0600 to 0666, e.g. 0660") { config, value, _ in
             guard let mode = UInt32(value, radix: 8), mode >= 0o600, mode <= 0o666 else { return "not an octal mode from 0600 to 0666" }
             config.socketMode = mode
