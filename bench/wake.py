@@ -36,6 +36,9 @@ EARS_SWEEP = [0.6, 0.7, 0.9]
 KWS_SWEEP = ["1e-5", "1e-15", "1e-30", "1e-50"]
 SWEEP_CONDITIONS = ["clean", "snr10"]
 TARGETS = dict(recall_clean=0.95, recall_snr10=0.85, fa_per_hour=0.5, latency_p50=0.4, latency_p95=0.8)
+# Seconds of audio per ears process: positives, negatives (small, so that more
+# of them can be skipped at higher thresholds; see prune).
+CHUNK_S = {"positive": 600, "other": 75}
 # Rough CPU seconds per audio second, only to order the work (longest first).
 COST = {"ears": 0.12, "kws": 0.025}
 
@@ -79,15 +82,19 @@ def make_corpus(a):
     path = os.path.join(a.out, f"wake-corpus-{key}")
     manifest = os.path.join(path, "manifest.json")
     started = time.time()
+    made = os.path.join(path, "made.json")
     if not os.path.exists(manifest):
         if os.path.isdir(path):
             shutil.rmtree(path)
         log(f"wake: making the corpus in {path} (bench/corpus.py {' '.join(shlex.quote(x) for x in args)})")
         subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), path, *args, "--jobs", str(a.jobs)], check=True,
                        stdout=sys.stderr)
+        json.dump(dict(seconds=time.time() - started, jobs=a.jobs), open(made, "w"))
+        cached = None
     else:
         log(f"wake: corpus cached in {path}")
-    return path, json.load(open(manifest)), args, time.time() - started
+        cached = json.load(open(made))["seconds"] if os.path.exists(made) else 0.0
+    return path, json.load(open(manifest)), args, time.time() - started, cached
 
 
 def join_wavs(files, out):
@@ -118,15 +125,16 @@ class System:
 
 
 def systems(a):
-    """ears at its default threshold (every condition), the ears threshold sweep and
-    the exact-match peer (the sweep conditions), kws at each threshold (every condition)."""
+    """ears at its default threshold (every condition), the ears threshold sweep
+    (the sweep conditions, no sound-alikes) and the exact-match peer (the sweep
+    conditions), kws at each threshold (every condition)."""
     sweep = [c for c in a.conditions if c in a.sweep_conditions]
     out = [System("ears", "ears (default threshold)", "ears", [], a.conditions, False, "default")]
     thresholds = sorted(a.ears_thresholds)
     base = None
     for t in thresholds:
         s = System(f"ears-{t:g}", f"ears, threshold {t:g}", "ears", ["--threshold", f"{t:g}"], sweep, False, f"{t:g}",
-                   base=base if a.prune else None)
+                   soundalikes=False, base=base if a.prune else None)
         base = base or s
         out.append(s)
     out.append(System("exact", "exact text match (ears --threshold 1.0)", "ears", ["--threshold", "1.0"], sweep, True, "1.0",
@@ -350,6 +358,8 @@ def sec(v):
 
 
 def fmt_target(row):
+    if row["unit"] == "count":
+        return f"| {row['phrase']} | {row['target']} | every comparison | {row['value']} | {'yes' if row['met'] else 'no'} | {row['by']} |"
     f = (lambda v: pct(v)) if row["unit"] == "pct" else (lambda v: "—" if v is None else f"{v:.2f}")
     return f"| {row['phrase']} | {row['target']} | {row['op']} {f(row['goal'])} | {f(row['value'])} | {'yes' if row['met'] else 'no'} | {row['by']} |"
 
@@ -411,7 +421,8 @@ def tables(res):
 
 def summary_sentences(res):
     t = res["targets"]
-    allp = [r for r in t if r["phrase"] == "all phrases"]
+    allp = [r for r in t if r["phrase"] == "all phrases" and r["unit"] != "count"]
+    t = [r for r in t if r["unit"] != "count"]
     missed = [r for r in t if not r["met"]]
     peers = res["peers"]
     behind = [r for r in peers if r["verdict"] == "behind"]
@@ -485,6 +496,7 @@ def render_doc(res, tab, template, doc, png):
         ears_sweep=", ".join(f"{t:g}" for t in res["ears_thresholds"]), kws_sweep=", ".join(res["kws_thresholds"]),
         sweep_conditions=", ".join(CONDITION_NAMES[x] for x in res["sweep_conditions"]),
         png=os.path.basename(png),
+        chunk_positive=f"{CHUNK_S['positive'] / 60:g}", chunk_other=f"{CHUNK_S['other'] / 60:g}",
         prune_checks="; ".join(f"{k}: {v}" for k, v in res["run"]["prune_checks"].items()) or "no chunk was pruned",
     )
     for k, v in values.items():
@@ -546,7 +558,7 @@ def main():
     dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
     commit = (git("rev-parse", "--short", "HEAD") or "unknown") + (" with uncommitted changes in Sources/" if dirty else "")
 
-    corpus, manifest, cargs, phases["corpus"] = make_corpus(a)
+    corpus, manifest, cargs, phases["corpus"], corpus_cached = make_corpus(a)
     work = os.path.join(corpus, "joined")
     os.makedirs(work, exist_ok=True)
     g = groups(manifest, a.conditions)
@@ -582,7 +594,7 @@ def main():
             if name.startswith("pos-") and name[4:] not in s.conditions or name.startswith("soundalike-") and not s.soundalikes:
                 continue
             if s.kind == "ears":
-                size = 600 if name.startswith("pos-") else 150
+                size = CHUNK_S["positive"] if name.startswith("pos-") else CHUNK_S["other"]
                 for index, part in enumerate(chunks(items, size)):
                     tasks.append(dict(system=s, group=name, index=index, part=part,
                                       cost=sum(i["seconds"] for i in part) * COST["ears"] * (2 if "snr" in name else 1)))
@@ -654,7 +666,7 @@ def main():
     raw = dict(
         args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, sweep_conditions=a.sweep_conditions,
                   ears_thresholds=a.ears_thresholds, kws_thresholds=a.kws_thresholds, prune=a.prune),
-        corpus=corpus, corpus_args=cargs, runs=dict(runs), prune_checks=prune_checks, phases=phases, started=started,
+        corpus=corpus, corpus_args=cargs, corpus_cached=corpus_cached, runs=dict(runs), prune_checks=prune_checks, phases=phases, started=started,
         run=dict(command=" ".join(shlex.quote(x) for x in ["bench/wake.py", *sys.argv[1:]]), binary=a.ears,
                  binary_sha256=hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16],
                  version=subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip(), commit=commit,
@@ -697,13 +709,21 @@ def report(raw, out, doc, finished=None):
                     parts=parts),
         metrics=metrics, targets=targets(default, a.phrases), peers=compare_peers(metrics, a.conditions),
     )
+    behind = [p for p in res["peers"] if p["verdict"] == "behind"]
+    res["targets"].append(dict(
+        phrase="all phrases", target="ahead of every peer at equal false-accept rate", op="", goal=None, unit="count",
+        value=f"{len(res['peers']) - len(behind)} of {len(res['peers'])} comparisons", met=not behind,
+        by="—" if not behind else "; ".join(f"{CONDITION_NAMES[p['condition']]}, {p['peer']}: {p['gap']}" for p in behind)))
     t0 = time.time()
     png = det_plot(res, out)
     if finished is not None:
         phases["report and plot"] = time.time() - t0
         phases["total"] = time.time() - raw["started"]
         raw["phases"] = phases
-    run = dict(raw["run"], wall_s=phases.get("total", 0), phases=phases, cpu_s_by_kind=dict(by_kind), prune_checks=raw["prune_checks"])
+    cached = raw.get("corpus_cached", 0.0 if phases.get("corpus", 0) < 5 else None)
+    shown = {(("corpus: cached" + (f" (making it took {cached:.0f} s)" if cached else " (made by an earlier run)"))
+              if k == "corpus" and cached is not None else k): v for k, v in phases.items()}
+    run = dict(raw["run"], wall_s=phases.get("total", 0), phases=shown, cpu_s_by_kind=dict(by_kind), prune_checks=raw["prune_checks"])
     res["run"] = run
     tab = tables(res)
     sentence, missed = summary_sentences(res)
