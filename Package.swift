@@ -25,6 +25,8 @@ let package = Package(
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: the pure-Swift core (no C imports)
         .target(name: "EarsCore", path: "Sources/EarsCore"),
@@ -38,10 +40,12 @@ let package = Package(
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
         .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsStatus"], path: "Sources/EarsWyoming"),
+        // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
+        .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsVosk", "EarsStatus", "EarsWyoming"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
 

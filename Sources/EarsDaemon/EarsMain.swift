@@ -3,6 +3,7 @@ import EarsALSA
 import EarsCore
 import EarsFiles
 import EarsStatus
+import EarsSystemd
 import EarsWyoming
 import Foundation
 #if canImport(Glibc)
@@ -99,7 +100,7 @@ public enum EarsMain {
         // inherits the mask and the dispatch sources below cannot miss one.
         var signals = sigset_t()
         sigemptyset(&signals)
-        for signal in [SIGTERM, SIGINT] { sigaddset(&signals, signal) }
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         let taps = TapRequests()
@@ -136,10 +137,11 @@ public enum EarsMain {
             listenGroup = group.pointee.gr_gid
         }
         let listenServer: WyomingServer
+        let phraseList = PhraseList(config.phrases.map(\.text))
         do {
             listenServer = try WyomingServer(socketPath: listenPath,
                                              options: .init(mode: mode_t(config.socketMode), groupID: listenGroup, version: version),
-                                             log: log) { config.phrases.map(\.text) }
+                                             log: log) { phraseList.current }
         } catch {
             printError("ears: cannot serve captures on \(listenPath): \(error)")
             server.stop()
@@ -149,15 +151,13 @@ public enum EarsMain {
         consumers.insert(listenConsumer, at: 0)
         log.info("captures on \(listenPath)")
 
-        var earTextSink: (@Sendable (String) -> Void)?
-        if config.earText {
-            earTextSink = { @Sendable text in listenConsumer.earText(text) }
-        }
+        // Called only while [listen] ear_text is on (the service checks, so a reload can switch it).
+        let earTextSink: @Sendable (String) -> Void = { text in listenConsumer.earText(text) }
         let source: any AudioSource = options.inputFile.map { SoundFileSource(path: $0, pacedAtRealTime: true) }
             ?? AlsaMicrophone(device: config.device)
         let service = ListenService(config: config, source: source, board: board, log: log,
                                     consumers: consumers, taps: taps,
-                                    earText: earTextSink) { wake in
+                                    earText: earTextSink, phraseList: phraseList) { wake in
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         let audioThread = Thread { service.run() }
@@ -182,6 +182,11 @@ public enum EarsMain {
         }
         cpuTimer.resume()
 
+        // systemd: READY now that both sockets are up (listening or closed
+        // with a reason both count), then STATUS and watchdog pings.
+        let supervision = ServiceSupervision(notifier: SystemdNotifier(), board: board, service: service, log: log)
+        supervision.start()
+
         let stopRequested = DispatchSemaphore(value: 0)
         let signalQueue = DispatchQueue(label: "ears.signals")
         var sources: [DispatchSourceSignal] = []
@@ -191,8 +196,17 @@ public enum EarsMain {
             signalSource.resume()
             sources.append(signalSource)
         }
+        let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+        reloadSource.setEventHandler {
+            supervision.reloading()
+            reload(options.overrides, into: service, log: log)
+            supervision.reloaded()
+        }
+        reloadSource.resume()
+        sources.append(reloadSource)
         stopRequested.wait()
         log.info("stopping")
+        supervision.stopping()
         service.stop()
         // The audio thread notices within a chunk; a device stuck in a read
         // must not hold up shutdown, so wait at most a second.
@@ -204,6 +218,20 @@ public enum EarsMain {
         server.stop()
         log.info("stopped")
         return ExitCode.success
+    }
+
+    /// SIGHUP: re-reads the configuration (same `--config` and flags). A bad
+    /// file is refused with its file:line and the configuration in force stays.
+    private static func reload(_ overrides: ConfigOverrides, into service: ListenService, log: EarsLog) {
+        let path = overrides.configPath ?? EarsConfig.defaultPath
+        do throws(ConfigError) {
+            let newConfig = try ConfigLoader.load(overrides)
+            let read = overrides.configPath != nil || FileManager.default.fileExists(atPath: path)
+            log.info(read ? "reload: read \(path)" : "reload: no \(path); the defaults and flags apply")
+            service.reload(newConfig)
+        } catch {
+            log.error("reload refused, the configuration in force stays: \(error.description)")
+        }
     }
 
     /// Writes one line to stdout at once (unbuffered, so the journal and

@@ -7,18 +7,28 @@ import Synchronization
 /// (today the ear and its detector). Opening the engine and the device follows
 /// `MicrophoneLifecycle`: every failure becomes `closed` with the failure's
 /// sentence, then a retry after 1 s, 2 s, … 30 s. `run()` blocks the calling
-/// thread until `stop()`.
+/// thread until `stop()`. `reload(_:)` hands it a new configuration, which
+/// the loop applies between chunks (see `ReloadPlan`).
 public final class ListenService: @unchecked Sendable {
     // @unchecked: `run()` owns every mutable field below from one thread; the
-    // only cross-thread state is `stopping` (atomic) and the board (locked).
-    private let config: EarsConfig
+    // only cross-thread state is `stopping`, `lastBeat` (atomics), the pending
+    // reload and phrases (locked) and the board (locked).
+    private var config: EarsConfig
     private let source: any AudioSource
     private let board: StatusBoard
     private let log: EarsLog
     private let onWake: @Sendable (WakeEvent) -> Void
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
-    private let loopBeats = Atomic<Int>(0)
+    /// Monotonic microseconds of the loop's last turn (see `LoopWatchdog`).
+    private let lastBeat = Atomic<Int>(0)
+    private let pendingReload = Mutex<EarsConfig?>(nil)
+    /// The phrases in force, shared with whoever shows them (the listen socket's `info`).
+    public let phraseList: PhraseList
+    /// Near misses counted by detectors a reload replaced.
+    private var earlierNearMisses = 0
+    /// Where the next chunk starts (samples since the stream began).
+    private var nextSample: Int64 = 0
 
     private var lifecycle = MicrophoneLifecycle()
     private var ear: Ear?
@@ -30,11 +40,15 @@ public final class ListenService: @unchecked Sendable {
 
     /// Makes the service. `onWake` is called on the audio thread for each
     /// wake; captures go to `consumers`; `taps` carries manual taps in.
+    /// `earText` receives final pieces only while `[listen] ear_text` is on
+    /// (checked per piece, so a reload can switch it); `phraseList`, when
+    /// given, is the shared list the service keeps up to date on reload.
     public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
                 consumers: [any CaptureConsumer] = [], taps: TapRequests = TapRequests(),
-                earText: (@Sendable (String) -> Void)? = nil,
+                earText: (@Sendable (String) -> Void)? = nil, phraseList: PhraseList? = nil,
                 onWake: @escaping @Sendable (WakeEvent) -> Void) {
         self.earText = earText
+        self.phraseList = phraseList ?? PhraseList(config.phrases.map(\.text))
         self.capture = CaptureTap(limits: config.captureLimits, consumers: consumers, taps: taps, log: log)
         self.config = config
         self.source = source
@@ -50,8 +64,23 @@ public final class ListenService: @unchecked Sendable {
     /// Whether `run()` has returned.
     public var hasFinished: Bool { finished.load(ordering: .acquiring) }
 
-    /// Counts loop iterations; a watchdog can tell a live loop from a stuck one.
-    public var heartbeat: Int { loopBeats.load(ordering: .relaxed) }
+    /// Monotonic seconds (`ProcessClock`) of the loop's last turn: a chunk
+    /// read, an open attempt, or a 100 ms step of a retry wait. A stuck loop
+    /// stops moving it; `LoopWatchdog` reads it.
+    public var lastBeatSeconds: Double { Double(lastBeat.load(ordering: .relaxed)) / 1_000_000 }
+
+    /// Hands the loop a newly read configuration; it is applied before the
+    /// next chunk, or at once while closed and waiting to retry. Keys that
+    /// only change at restart keep their old values (`ReloadPlan`).
+    public func reload(_ newConfig: EarsConfig) {
+        pendingReload.withLock { $0 = newConfig }
+    }
+
+    private var reloadIsPending: Bool { pendingReload.withLock { $0 != nil } }
+
+    private func beat() {
+        lastBeat.store(Int(ProcessClock.monotonicSeconds() * 1_000_000), ordering: .relaxed)
+    }
 
     /// Runs the loop until `stop()`.
     public func run() {
@@ -63,15 +92,23 @@ public final class ListenService: @unchecked Sendable {
         var action = lifecycle.begin()
         publishPhase()
         while !stopping.load(ordering: .relaxed) {
-            loopBeats.add(1, ordering: .relaxed)
+            beat()
+            if let newConfig = pendingReload.withLock({ pending in defer { pending = nil }; return pending }) {
+                action = apply(newConfig, action: action)
+            }
             switch action {
             case .open:
                 action = openEverything()
             case .listen:
                 action = listenOnce() ?? .listen
             case let .waitThenRetry(seconds, _):
-                ProcessClock.sleep(seconds: seconds) { stopping.load(ordering: .relaxed) }
-                action = lifecycle.retryDue()
+                ProcessClock.sleep(seconds: seconds) {
+                    beat()
+                    return stopping.load(ordering: .relaxed) || reloadIsPending
+                }
+                // A reload cuts a retry wait short, so a corrected model path is
+                // tried at once; a finished input stays parked.
+                if seconds < Self.parkSeconds { action = lifecycle.retryDue() }
             }
         }
     }
@@ -117,6 +154,7 @@ public final class ListenService: @unchecked Sendable {
                 return fail("The input \(source.sourceName) has ended; there is nothing more to hear.", retry: false)
             }
             chunk = next
+            nextSample = chunk.endSample
         } catch {
             return fail(error.sentence)
         }
@@ -152,9 +190,9 @@ public final class ListenService: @unchecked Sendable {
 
     private func consider(_ pieces: [TranscriptPiece], ear: Ear) {
         for piece in pieces {
-            if piece.kind == .final, let earText { earText(piece.text) }
+            if piece.kind == .final, config.earText, let earText { earText(piece.text) }
             let wake = detector.consider(piece, recent: ear.recentPieces)
-            let nearMisses = detector.nearMisses
+            let nearMisses = earlierNearMisses + detector.nearMisses
             board.update {
                 $0.nearMisses = nearMisses
                 if wake != nil { $0.wakes += 1 }
@@ -180,9 +218,45 @@ public final class ListenService: @unchecked Sendable {
         if !repeated { log.warning("closed: \(why)") }
         if !retry {
             // A finished file does not come back: park until stopped.
-            return .waitThenRetry(seconds: .greatestFiniteMagnitude, why: why)
+            return .waitThenRetry(seconds: Self.parkSeconds, why: why)
         }
         return action
+    }
+
+    /// A "wait" that never ends by itself: a finished input file does not come back.
+    private static let parkSeconds = Double.greatestFiniteMagnitude
+
+    /// Applies a reload between chunks and returns the action to continue with.
+    private func apply(_ newConfig: EarsConfig, action: MicrophoneLifecycle.Action) -> MicrophoneLifecycle.Action {
+        let plan = ReloadPlan(old: config, new: newConfig)
+        config = plan.effective
+        phraseList.replace(config.phrases.map(\.text))
+        if plan.rebuildDetector {
+            earlierNearMisses += detector.nearMisses
+            detector = DetectorFactory.make(for: config, pronouncer: DetectorFactory.pronouncer(for: config))
+        }
+        if plan.captureLimitsChanged { capture.setLimits(config.captureLimits) }
+        let earTextOn = config.earText
+        board.update { $0.heardShown = earTextOn }
+        log.notice("reloaded: \(plan.summary)")
+        guard plan.rebuildEngine, let oldEar = ear else { return action }
+        // A new engine: load it now (the old one keeps nothing worth saving
+        // but its counters, which the new ear continues).
+        do throws(TranscriberError) {
+            let transcriber = try EngineFactory.make(for: config)
+            ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
+                      meter: oldEar.meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+            try ear?.start(atSample: nextSample)
+            board.update {
+                $0.engine = transcriber.engineName
+                $0.model = transcriber.modelName
+            }
+            log.info("engine \(transcriber.engineName) loaded (model \(transcriber.modelName))")
+            return action
+        } catch {
+            ear = nil
+            return fail(error.sentence)
+        }
     }
 
     private func publishPhase() {
@@ -193,4 +267,20 @@ public final class ListenService: @unchecked Sendable {
             $0.closedWhy = why
         }
     }
+}
+
+/// The wake phrases in force, shared between the audio loop (which replaces
+/// them on reload) and the listen socket's `info` answer. Phrases are
+/// configuration, not anything heard.
+public final class PhraseList: Sendable {
+    private let texts: Mutex<[String]>
+
+    /// A list holding `texts`.
+    public init(_ texts: [String]) { self.texts = Mutex(texts) }
+
+    /// The phrases now.
+    public var current: [String] { texts.withLock { $0 } }
+
+    /// Puts new phrases in force.
+    func replace(_ newTexts: [String]) { texts.withLock { $0 = newTexts } }
 }

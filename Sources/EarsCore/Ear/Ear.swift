@@ -28,9 +28,12 @@ public final class Ear {
     /// chunks reach the transcriber (silence is skipped; the ring supplies the
     /// onset when speech starts). `monotonicSeconds` is the clock for
     /// "seconds since audio"; it is passed in so tests can drive it.
-    public init(transcriber: any Transcriber, gate: SpeechGate? = nil,
+    /// `meter` continues the counts of an ear this one replaces (a reload
+    /// that loads a new engine), so the status counters never go backwards.
+    public init(transcriber: any Transcriber, gate: SpeechGate? = nil, meter: EarMeter = EarMeter(),
                 monotonicSeconds: @escaping @Sendable () -> Double) {
         self.transcriber = transcriber
+        self.meter = meter
         self.gate = gate
         self.monotonicSeconds = monotonicSeconds
     }

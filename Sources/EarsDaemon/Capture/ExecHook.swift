@@ -16,6 +16,10 @@ import Glibc
 /// written to the hook's pipe; nothing touches a file.
 public final class ExecHook: CaptureConsumer {
     public let consumerName = "hook"
+    /// Variables systemd sets for the service itself (sd_notify(3),
+    /// sd_watchdog_enabled(3)); a hook inherits everything else.
+    static let serviceManagerVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+
     /// The program to run.
     public let path: String
     /// Seconds a hook may run before it is killed.
@@ -76,6 +80,8 @@ public final class ExecHook: CaptureConsumer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         var environment = ProcessInfo.processInfo.environment
+        // The hook is not the service: it must not speak for ears to systemd.
+        for name in ExecHook.serviceManagerVariables { environment[name] = nil }
         environment["EARS_PHRASE"] = info.phrase
         environment["EARS_SCORE"] = JSONText.number(info.score, places: 3)
         environment["EARS_SOURCE"] = info.source.rawValue
