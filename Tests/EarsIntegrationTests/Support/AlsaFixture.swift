@@ -9,6 +9,7 @@ final class AlsaFixture: Sendable {
     let configPath: String
     let fifoPath: String
     private let stopFeeding = Atomic<Bool>(false)
+    private let paused = Atomic<Bool>(false)
     private let queue = Mutex<[Data]>([])
     private let fed = Atomic<Int>(0)
 
@@ -56,9 +57,14 @@ final class AlsaFixture: Sendable {
             let block = 3_200 // 100 ms of S16 mono at 16 kHz
             let silence = Data(count: block)
             var pending = Data()
-            let start = Date()
+            var start = Date()
             var blocks = 0
             while !stopFeeding.load(ordering: .relaxed) {
+                if paused.load(ordering: .relaxed) {
+                    usleep(20_000)
+                    start = Date().addingTimeInterval(-Double(blocks) * 0.1)
+                    continue
+                }
                 if pending.isEmpty { pending = queue.withLock { $0.isEmpty ? Data() : $0.removeFirst() } }
                 var out = silence
                 if !pending.isEmpty {
@@ -77,6 +83,13 @@ final class AlsaFixture: Sendable {
         }
         thread.start()
     }
+
+    /// Holds the feeder without closing the FIFO: ears' next read blocks,
+    /// which is what a wedged sound driver looks like from the audio loop.
+    func pause() { paused.store(true, ordering: .relaxed) }
+
+    /// Lets a paused feeder go on (real time restarts from now).
+    func resume() { paused.store(false, ordering: .relaxed) }
 
     /// Stops the feeder (its FIFO closes).
     func stop() { stopFeeding.store(true, ordering: .relaxed) }
