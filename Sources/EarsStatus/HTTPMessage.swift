@@ -70,6 +70,14 @@ public struct HTTPResponse: Sendable, Equatable {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: text)
     }
 
+    /// UTF-8 text with an explicit `Content-Type`, for plain-text formats
+    /// that name a version, for example
+    /// `"text/plain; version=0.0.4; charset=utf-8"` (Prometheus). `text` is
+    /// sent verbatim; `contentType` must not contain CR or LF.
+    public static func text(_ text: String, contentType: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: contentType, body: text)
+    }
+
     /// 404 with a one-line plain-text body.
     public static var notFound: HTTPResponse {
         .text("not found\n", status: 404)
