@@ -48,9 +48,11 @@ $(DEPS_STAMP): Makefile
 build: setup
 	$(SWIFT) build --build-path $(BUILD_DIR)
 
-## release: optimized build (what make run and make install use).
+## release: optimized build (what make run and make install use). The Swift
+## runtime and Foundation are linked in (--static-swift-stdlib), so the
+## installed binary needs only the Debian libraries, not the toolchain.
 release: setup
-	$(SWIFT) build -c release --build-path $(BUILD_DIR)
+	$(SWIFT) build -c release --static-swift-stdlib --build-path $(BUILD_DIR)
 
 ## run: set up, build, and listen on the default ALSA device in the foreground.
 run: release
