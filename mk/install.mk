@@ -39,7 +39,6 @@ SYSTEMD_UNIT_DIR  ?= $(PREFIX)/lib/systemd/system
 EARS_BIN          ?= $(BUILD_DIR)/release/ears
 MAN_PAGE          ?= $(BUILD_DIR)/ears.8
 INSTALL           ?= install
-MAN_LINT_PACKAGES := mandoc groff-base
 
 # The installed tree. Recipes quote every path, so a DESTDIR with spaces works.
 ears_bindir  = $(DESTDIR)$(PREFIX)/bin
@@ -130,13 +129,6 @@ man-lint: man
 	@out=$$(groff -man -Tutf8 -ww -z "$(MAN_PAGE)" 2>&1) && [ -z "$$out" ] || { echo "$$out" >&2; exit 1; }
 	@echo "man-lint: $(MAN_PAGE) is clean"
 
-## man-setup: install mandoc and groff-base from Debian (only what is missing).
-man-setup:
-	@missing=""; for p in $(MAN_LINT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "man-setup: installing$$missing"; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
-	else echo "man-setup: mandoc and groff-base are present"; fi
+## man-setup: install mandoc and groff-base (they are in the Makefile's
+## APT_PACKAGES, so this is the same idempotent Debian step as make setup).
+man-setup: $(DEPS_STAMP)

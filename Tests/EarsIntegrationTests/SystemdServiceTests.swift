@@ -9,24 +9,40 @@ import Testing
     /// A 2 s watchdog: pings every second, a heartbeat older than 1 s is stale.
     private static let watchdogMicroseconds = "2000000"
 
-    private static func serviceEnvironment(notify: NotifySocket, runtime: String, extra: [String: String] = [:]) -> [String: String] {
-        ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": watchdogMicroseconds, "RUNTIME_DIRECTORY": runtime]
-            .merging(extra) { $1 }
+    /// One supervised daemon and what stands around it; `close()` tears it all down.
+    private struct Service {
+        let dir: String
+        let runtime: String
+        let notify: NotifySocket
+        let mic: AlsaFixture
+        let daemon: EarsDaemon
+
+        /// Starts `ears listen --device cap` as the unit would (no
+        /// --runtime-dir: the sockets go where RuntimeDirectory= says), on a
+        /// fixture microphone that exists only if `withMicrophone`.
+        init(_ name: String, withMicrophone: Bool = true) throws {
+            dir = try scratchDirectory(name)
+            runtime = dir + "/run"
+            notify = try NotifySocket(path: dir + "/notify.sock")
+            mic = try AlsaFixture(directory: dir, defineDevice: withMicrophone)
+            let environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": SystemdServiceTests.watchdogMicroseconds,
+                               "RUNTIME_DIRECTORY": runtime].merging(mic.environment) { $1 }
+            daemon = try EarsDaemon(["listen", "--device", "cap"], environment: environment)
+            if withMicrophone { mic.startFeeding() }
+        }
+
+        func close() {
+            _ = daemon.terminate()
+            mic.stop()
+            notify.shutdown()
+            try? FileManager.default.removeItem(atPath: dir)
+        }
     }
 
     @Test func readyStatusAndWatchdogArriveAndThePingsStopWhileTheAudioLoopIsStuck() throws {
-        let dir = try scratchDirectory("notify")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runtime = dir + "/run"
-        let notify = try NotifySocket(path: dir + "/notify.sock")
-        defer { notify.shutdown() }
-        let mic = try AlsaFixture(directory: dir)
-        defer { mic.stop() }
-        // No --runtime-dir: the sockets go where systemd's RuntimeDirectory= says.
-        let daemon = try EarsDaemon(["listen", "--device", "cap"],
-                                    environment: Self.serviceEnvironment(notify: notify, runtime: runtime, extra: mic.environment))
-        defer { _ = daemon.terminate() }
-        mic.startFeeding()
+        let service = try Service("notify")
+        defer { service.close() }
+        let (notify, mic, daemon, runtime) = (service.notify, service.mic, service.daemon, service.runtime)
 
         let ready = try #require(notify.waitFor(within: 20) { $0.contains("READY=1") }, "no READY=1; got \(notify.messages.map(\.text)) and \(daemon.output)")
         // READY means the sockets are up.
@@ -63,15 +79,9 @@ import Testing
     }
 
     @Test func withoutAMicrophoneTheServiceIsStillReadyAndSaysWhyItIsClosed() throws {
-        let dir = try scratchDirectory("notify-closed")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runtime = dir + "/run"
-        let notify = try NotifySocket(path: dir + "/notify.sock")
-        defer { notify.shutdown() }
-        let mic = try AlsaFixture(directory: dir, defineDevice: false)
-        let daemon = try EarsDaemon(["listen", "--device", "cap"],
-                                    environment: Self.serviceEnvironment(notify: notify, runtime: runtime, extra: mic.environment))
-        defer { _ = daemon.terminate() }
+        let service = try Service("notify-closed", withMicrophone: false)
+        defer { service.close() }
+        let (notify, daemon) = (service.notify, service.daemon)
         #expect(notify.waitFor(within: 20) { $0.contains("READY=1") } != nil, "no READY=1: \(daemon.output)")
         let closed = notify.waitFor(within: 10) { $0.contains("STATUS=closed; engine pocketsphinx; 0 wakes; closed: The microphone 'cap'") }
         #expect(closed != nil, "no closed STATUS: \(notify.messages.map(\.text))")
@@ -82,17 +92,9 @@ import Testing
     }
 
     @Test func sigtermDuringACaptureExitsZeroWithinTwoSecondsAndRemovesTheSockets() throws {
-        let dir = try scratchDirectory("sigterm")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runtime = dir + "/run"
-        let notify = try NotifySocket(path: dir + "/notify.sock")
-        defer { notify.shutdown() }
-        let mic = try AlsaFixture(directory: dir)
-        defer { mic.stop() }
-        let daemon = try EarsDaemon(["listen", "--device", "cap"],
-                                    environment: Self.serviceEnvironment(notify: notify, runtime: runtime, extra: mic.environment))
-        defer { _ = daemon.terminate() }
-        mic.startFeeding()
+        let service = try Service("sigterm")
+        defer { service.close() }
+        let (notify, mic, daemon, runtime, dir) = (service.notify, service.mic, service.daemon, service.runtime, service.dir)
         let socket = runtime + "/status.sock"
         try #require(waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" } != nil, "\(daemon.output)")
         // A tap starts a capture that would run for up to 20 s of speech.

@@ -70,28 +70,20 @@ public struct PrometheusExposition: Sendable {
     /// becomes `\"`, and a line feed becomes `\n`. Everything else, UTF-8
     /// included, passes through.
     public static func escapeLabelValue(_ value: String) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        escaped(value, replacing: ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
     }
 
     /// HELP text escaped for the exposition: `\` becomes `\\` and a line
     /// feed becomes `\n` (double quotes need no escape there).
     public static func escapeHelp(_ help: String) -> String {
+        escaped(help, replacing: ["\\": "\\\\", "\n": "\\n"])
+    }
+
+    /// `text` with each scalar in `replacing` swapped for its escape.
+    private static func escaped(_ text: String, replacing escapes: [Unicode.Scalar: String]) -> String {
         var out = ""
-        for scalar in help.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(scalar)
-            }
+        for scalar in text.unicodeScalars {
+            if let escape = escapes[scalar] { out += escape } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
