@@ -98,13 +98,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
-        let config = dir + "/ears.conf"
-        try "[capture]\nsilence_seconds = 0.5\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try EarsDaemon(["listen", "--config", config, "--device", "cap", "--runtime-dir", dir + "/run"],
-                                    environment: mic.environment)
+        let daemon = try EarsDaemon.listening(in: dir, config: "[capture]\nsilence_seconds = 0.5\n", mic: mic)
         defer { _ = daemon.terminate() }
-        mic.startFeeding()
-        try #require(waitForStatus(dir + "/run/status.sock", within: 20) { $0["phase"] as? String == "listening" } != nil)
 
         let lines = try EarsDaemon(["follow", "--runtime-dir", dir + "/run"])
         let wav = Process()

@@ -30,14 +30,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
-        let config = dir + "/ears.conf"
-        try "[listen]\near_text = \(earText ? "on" : "off")\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try EarsDaemon(["listen", "--config", config, "--device", "cap", "--runtime-dir", dir + "/run"],
-                                    environment: mic.environment)
+        let daemon = try EarsDaemon.listening(in: dir, config: "[listen]\near_text = \(earText ? "on" : "off")\n", mic: mic)
         defer { _ = daemon.terminate() }
-        mic.startFeeding()
         let socket = dir + "/run/status.sock"
-        try #require(waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" } != nil, "\(daemon.output)")
         let (client, pipe) = try startClient(dir + "/run/listen.sock")
         defer { if client.isRunning { client.terminate() } }
         usleep(1_000_000) // the client connects and describes

@@ -62,14 +62,9 @@ import Testing
         let hook = dir + "/hook.sh"
         try "#!/bin/sh\ncat > /dev/null\n".write(toFile: hook, atomically: true, encoding: .utf8)
         chmod(hook, 0o755)
-        let config = dir + "/ears.conf"
-        try "[capture]\non_wake = \(hook)\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try EarsDaemon(["listen", "--config", config, "--device", "cap", "--runtime-dir", dir + "/run"],
-                                    environment: mic.environment)
+        let daemon = try EarsDaemon.listening(in: dir, config: "[capture]\non_wake = \(hook)\n", mic: mic)
         defer { _ = daemon.terminate() }
-        mic.startFeeding()
         let socket = dir + "/run/status.sock"
-        try #require(waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" } != nil, "\(daemon.output)")
         try Speech.wav(Self.spoken, at: dir + "/call.wav")
         mic.enqueue(Data(count: 32_000))
         mic.enqueue(try Speech.rawSamples(of: dir + "/call.wav"))

@@ -24,14 +24,10 @@ import Testing
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
         let configPath = dir + "/ears.conf"
-        try Self.config(phrase: "hey cordelia").write(toFile: configPath, atomically: true, encoding: .utf8)
         let runtime = dir + "/run"
-        let daemon = try EarsDaemon(["listen", "--config", configPath, "--device", "cap", "--runtime-dir", runtime],
-                                    environment: mic.environment)
+        let daemon = try EarsDaemon.listening(in: dir, config: Self.config(phrase: "hey cordelia"), mic: mic)
         defer { _ = daemon.terminate() }
-        mic.startFeeding()
         let socket = runtime + "/status.sock"
-        try #require(waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" } != nil, "\(daemon.output)")
 
         // A broken file: refused, with the file and line, and nothing changes.
         try """

@@ -128,3 +128,22 @@ func waitForStatus(_ socket: String, within seconds: Double, _ predicate: ([Stri
     }
     return last.flatMap { predicate($0) ? $0 : nil }
 }
+
+extension EarsDaemon {
+    /// Writes `config` to `<dir>/ears.conf`, starts `ears listen` on the
+    /// fixture microphone (runtime directory `<dir>/run`), starts feeding it
+    /// and waits until `/ears` says `listening`. The caller terminates it.
+    static func listening(in dir: String, config: String, mic: AlsaFixture) throws -> EarsDaemon {
+        let path = dir + "/ears.conf"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let daemon = try EarsDaemon(["listen", "--config", path, "--device", "cap", "--runtime-dir", dir + "/run"],
+                                    environment: mic.environment)
+        mic.startFeeding()
+        let listening = waitForStatus(dir + "/run/status.sock", within: 20) { $0["phase"] as? String == "listening" }
+        if listening == nil {
+            _ = daemon.terminate()
+            try #require(listening != nil, "never listening: \(daemon.output)")
+        }
+        return daemon
+    }
+}
