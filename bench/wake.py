@@ -580,11 +580,11 @@ def main():
     phases["joining files for kws"] = time.time() - t0
 
     # The work: one process per (system, group or chunk), --jobs at a time.
-    # ears's results depend on the files a process read before (the engine's
-    # state carries from file to file), so every ears system reads the same
-    # chunks in the same order. Pruning: a higher threshold only removes wakes
-    # (the transcript does not depend on the threshold; a chunk is read the same
-    # way every time), so a chunk in which the lowest sweep threshold did not
+    # `ears scan` starts every file from the engine's state as loaded, so a
+    # file's result does not depend on its chunk; every ears system still reads
+    # the same chunks, which pruning needs. Pruning: a higher threshold only
+    # removes wakes (the transcript does not depend on the threshold, nor on
+    # what was read before), so a chunk in which the lowest sweep threshold did not
     # wake cannot wake at a higher one and is not scanned again. One such chunk
     # per system is scanned anyway as a check; if it wakes, all of them are.
     syss = systems(a)

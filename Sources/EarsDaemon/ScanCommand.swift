@@ -12,6 +12,13 @@ import EarsFiles
 /// line also says which `piece` it fired on: `volatile` or `final`. A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
 /// others still run; the exit status is then 1.
+///
+/// The engine is loaded once for all files, and each file starts from the
+/// state it loaded in (`Transcriber.forgetAdaptation`): a file gets the same
+/// wakes, at the same times and scores, alone or after any other files, in
+/// any order (ScanOrderTests). Unlike `ears listen`, which keeps what the
+/// engine adapted to its one microphone, nothing learned on one file carries
+/// into the next.
 public enum ScanCommand {
     /// Runs the scan; returns the process exit status.
     public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
@@ -42,6 +49,9 @@ public enum ScanCommand {
             do {
                 try source.open()
                 defer { source.close() }
+                // Each file from the engine's state as loaded: what it adapted
+                // to in the file before must not change this file's result.
+                try transcriber.forgetAdaptation()
                 try ear.start(atSample: 0)
                 while let chunk = try source.read() {
                     audioSeconds += AudioFormat.seconds(ofSamples: Int64(chunk.samples.count))

@@ -9,6 +9,13 @@ import Foundation
 /// hypothesis (a volatile piece); when it closes, the final hypothesis comes
 /// back as a final piece. This class is the only owner of the decoder and the
 /// configuration it was built from; both are freed in `deinit`.
+///
+/// The decoder adapts to the channel as it listens: each closed utterance
+/// moves its live cepstral mean (CMN, started from the model's `-cmninit`),
+/// and the front end's noise estimate runs on across utterances of a stream.
+/// `start` and `reset` keep both, so a long-running listener stays adapted to
+/// its microphone; `forgetAdaptation` puts both back as they were after
+/// loading, so that separate files each start from the same state.
 public final class PocketSphinxTranscriber: Transcriber {
     public let engineName = "pocketsphinx"
     public let modelName: String
@@ -25,6 +32,8 @@ public final class PocketSphinxTranscriber: Transcriber {
     private var utteranceNumber = 0
     private var lastPartial = ""
     private var decoding = false
+    /// The channel estimate as loaded, for `forgetAdaptation`.
+    private let loadedAdaptation: Adaptation
 
     /// Decoder flags ears always passes. The second (flat-lexicon) pass and the
     /// lattice best-path search only refine finals; the wake detector mostly
@@ -60,6 +69,7 @@ public final class PocketSphinxTranscriber: Transcriber {
         self.decoder = decoder
         self.argv = argv
         self.modelName = model.directory
+        self.loadedAdaptation = Adaptation(of: decoder)
         if boostWeight > 0 { boost(boostedPhrases, weight: boostWeight) }
     }
 
@@ -157,6 +167,15 @@ public final class PocketSphinxTranscriber: Transcriber {
         lastPartial = ""
     }
 
+    /// `reset`, then the cepstral mean (and gain control, for a model that
+    /// uses it) back to what they were after loading, and a new stream
+    /// (`ps_start_stream`: the front end's noise estimate starts again).
+    public func forgetAdaptation() {
+        reset()
+        loadedAdaptation.restore(into: decoder)
+        ps_start_stream(decoder)
+    }
+
     private func closeUtterance(restart: Bool) throws(TranscriberError) -> [TranscriptPiece] {
         try call("ps_end_utt") { ps_end_utt(decoder) }
         decoding = false
@@ -188,5 +207,42 @@ public final class PocketSphinxTranscriber: Transcriber {
         if result < 0 {
             throw .engineFailed(engine: "pocketsphinx", detail: "\(name) returned \(result)")
         }
+    }
+}
+
+/// What the feature computation of a decoder learns across utterances: the
+/// live cepstral mean normalisation (the mean, the running sum it is updated
+/// from, and the number of frames in that sum) and the automatic gain
+/// control's running maximum. A copy of the values, not of the pointers.
+private struct Adaptation {
+    var cmnMean: [mfcc_t] = []
+    var cmnSum: [mfcc_t] = []
+    var cmnFrames: Int32 = 0
+    var agc: agc_t?
+
+    /// The decoder's current values.
+    init(of decoder: OpaquePointer) {
+        guard let feat = ps_get_feat(decoder) else { return }
+        if let cmn = feat.pointee.cmn_struct {
+            let count = Int(cmn.pointee.veclen)
+            cmnMean = Array(UnsafeBufferPointer(start: cmn.pointee.cmn_mean, count: count))
+            cmnSum = Array(UnsafeBufferPointer(start: cmn.pointee.sum, count: count))
+            cmnFrames = cmn.pointee.nframe
+        }
+        agc = feat.pointee.agc_struct?.pointee
+    }
+
+    /// Writes these values back into `decoder` (whose feature set-up is the
+    /// one they were read from).
+    func restore(into decoder: OpaquePointer) {
+        guard let feat = ps_get_feat(decoder) else { return }
+        if let cmn = feat.pointee.cmn_struct, Int(cmn.pointee.veclen) == cmnMean.count {
+            for index in cmnMean.indices {
+                cmn.pointee.cmn_mean[index] = cmnMean[index]
+                cmn.pointee.sum[index] = cmnSum[index]
+            }
+            cmn.pointee.nframe = cmnFrames
+        }
+        if let agc, let live = feat.pointee.agc_struct { live.pointee = agc }
     }
 }

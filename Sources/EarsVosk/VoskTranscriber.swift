@@ -11,6 +11,12 @@ import Foundation
 /// grammar: a list of phrases, from which Vosk builds a small language model
 /// so that only those words can come out.
 ///
+/// Vosk adapts as it listens: its feature pipeline keeps online i-vector and
+/// cepstral statistics across utterances. `start` and `reset` keep the
+/// pipeline when the last utterance ended at an endpoint; only a final result
+/// on a running stream frees it (the next audio then builds a new one), and
+/// `forgetAdaptation` makes sure of that.
+///
 /// This class is the only owner of the recognizer and frees it in `deinit`;
 /// it holds the model strongly, so the model outlives the recognizer. Used
 /// from one thread (the audio owner's), like every transcriber.
@@ -172,6 +178,32 @@ public final class VoskTranscriber: Transcriber {
         streaming = false
         inUtterance = false
         lastPartial = ""
+    }
+
+    /// `reset`, Vosk's feature pipeline dropped (the next audio starts a new
+    /// one, as on a recognizer just made), and the C library's random numbers
+    /// started over.
+    ///
+    /// Vosk's own reset keeps the pipeline; its final result on a running
+    /// stream frees it. So an empty buffer makes the stream running and a
+    /// final result (thrown away) ends it (vosk-api 0.3.45, src/recognizer.cc:
+    /// `AcceptWaveform`, `FinalResult`, `CleanUp`). A new recognizer instead
+    /// would cost about 70 ms with free decoding (the look-ahead composition
+    /// is built again) and would not be enough on its own: Kaldi dithers each
+    /// frame (the model's MFCC set-up keeps Kaldi's default dither of 1.0)
+    /// with noise seeded from the process-wide `rand()`, so a file's
+    /// transcript depends on how many frames the process computed before it.
+    /// `srand(1)` starts `rand()` over where a new process starts it (POSIX:
+    /// no `srand` call is the same as `srand(1)`); `ears scan` calls this
+    /// before every file, the first too, so every file sees the same noise.
+    /// Nothing else in ears uses `rand()`. ScanOrderTests checks the effect;
+    /// all of this costs well under 1 ms.
+    public func forgetAdaptation() {
+        reset()
+        var none: Int16 = 0
+        _ = library.acceptWaveform(recognizer, &none, 0)
+        _ = library.finalResult(recognizer)
+        srand(1)
     }
 
     /// An utterance opens at the first text heard in it, dated to the start

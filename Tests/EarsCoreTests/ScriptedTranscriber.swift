@@ -19,6 +19,7 @@ final class ScriptedTranscriber: Transcriber {
     }
     func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
     func reset() {}
+    func forgetAdaptation() {}
 }
 
 func volatile(_ text: String, utterance: Int, at seconds: Double) -> TranscriptPiece {

@@ -4,7 +4,12 @@
 ///
 /// Contract: `start` before the first `feed`; `feed` returns whatever pieces the
 /// engine produced for that audio (often none); `finish` flushes the current
-/// utterance as a final piece; `reset` forgets everything and starts afresh.
+/// utterance as a final piece; `reset` drops the stream and its utterance.
+/// Engines adapt to what they hear (PocketSphinx's live cepstral mean and
+/// noise estimate, Vosk's feature pipeline); `reset` and `start` may keep that
+/// adaptation (PocketSphinx always does, which suits one microphone heard for
+/// hours), and only `forgetAdaptation` surely goes back to the state the
+/// engine loaded in, which is what separate files need (`ears scan`).
 /// Engines are used from one thread.
 public protocol Transcriber: AnyObject {
     /// Engine name for the status socket, e.g. `pocketsphinx`.
@@ -18,8 +23,14 @@ public protocol Transcriber: AnyObject {
     func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece]
     /// Ends the stream: the open utterance, if any, comes back as a final piece.
     func finish() throws(TranscriberError) -> [TranscriptPiece]
-    /// Drops all state; the next call must be `start`.
+    /// Drops the stream and its open utterance; the next call must be `start`.
+    /// What the engine has adapted to (the channel, the speaker) may be kept.
     func reset()
+    /// Like `reset`, and also forgets everything the engine adapted to since
+    /// it loaded: after this, `start` and the same audio give exactly what
+    /// they gave on the first stream of a freshly loaded engine. Cheap (no
+    /// model is loaded again). The next call must be `start`.
+    func forgetAdaptation() throws(TranscriberError)
 }
 
 /// One piece of transcript. A volatile piece is a guess for an utterance still
