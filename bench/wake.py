@@ -27,6 +27,8 @@ import argparse, bisect, concurrent.futures, datetime, hashlib, json, os, platfo
 import subprocess, sys, tempfile, threading, time, wave
 from collections import defaultdict
 
+from evaluate import percentile  # the same interpolated percentile as the phrase-boost table
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PHRASES = ["hey cordelia", "okay jarvis", "good morning cordelia"]
 VOICES = ["flite-kal16", "flite-awb", "flite-rms", "flite-slt", "festival-kal", "espeak-us", "espeak-gb-f"]
@@ -47,15 +49,6 @@ COST = {"ears": 0.12, "kws": 0.025}
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
-
-
-def percentile(values, p):
-    if not values:
-        return None
-    values = sorted(values)
-    k = (len(values) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def timed(cmd):

@@ -10,11 +10,9 @@ import Testing
     @Test func aClosedDaemonAnswersMetricsInTheExpositionFormat() throws {
         let dir = try scratchDirectory("metrics-closed")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let daemon = try EarsDaemon(["listen", "--device", "nosuch", "--runtime-dir", dir],
-                                    environment: ["ALSA_CONFIG_PATH": "/dev/null"])
+        let (daemon, status) = try EarsDaemon.closed(in: dir)
         defer { _ = daemon.terminate() }
         let socket = dir + "/status.sock"
-        let status = try #require(waitForStatus(socket, within: 10) { $0["phase"] as? String == "closed" }, "\(daemon.output)")
         let why = try #require(status["closed_why"] as? String)
 
         let answer = try curlWithHeaders(socket, "/metrics")

@@ -147,3 +147,16 @@ extension EarsDaemon {
         return daemon
     }
 }
+
+extension EarsDaemon {
+    /// Starts `ears listen` on a device that does not exist (an empty ALSA
+    /// configuration), runtime directory `dir`, and waits until `/ears` says
+    /// `closed`; returns the daemon and that status. The caller terminates it.
+    static func closed(in dir: String) throws -> (daemon: EarsDaemon, status: [String: Any]) {
+        let daemon = try EarsDaemon(["listen", "--device", "nosuch", "--runtime-dir", dir],
+                                    environment: ["ALSA_CONFIG_PATH": "/dev/null"])
+        let status = waitForStatus(dir + "/status.sock", within: 10) { $0["phase"] as? String == "closed" }
+        if status == nil { _ = daemon.terminate() }
+        return (daemon, try #require(status, "never closed: \(daemon.output)"))
+    }
+}
