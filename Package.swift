@@ -25,6 +25,8 @@ let package = Package(
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CSpeexDSP", path: "Sources/CSpeexDSP", pkgConfig: "speexdsp",
+                       providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
 
@@ -35,6 +37,8 @@ let package = Package(
         .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),
         .target(name: "EarsFiles", dependencies: ["EarsCore", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
         .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
+        // Noise suppression in front of the engines (libspeexdsp).
+        .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
         .target(name: "EarsStatus", dependencies: ["EarsCore", "CMicroHTTPD"], path: "Sources/EarsStatus"),
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
@@ -45,7 +49,7 @@ let package = Package(
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
 

@@ -36,6 +36,16 @@ public struct ConfigOverrides: Equatable {
     public var speechGate: Bool?
     public var matching: Matching?
     public var runtimeDirectory: String?
+    /// `--noise-suppression on|off`.
+    public var noiseSuppression: Bool?
+    /// `--spotter keyphrase|transcript`.
+    public var spotter: Spotter?
+    /// `--spotter-threshold X`.
+    public var spotterThreshold: Double?
+    /// `--verifier on|off`.
+    public var verifier: Bool?
+    /// `--verifier-threshold X`.
+    public var verifierThreshold: Double?
 
     public init() {}
 
@@ -54,6 +64,11 @@ public struct ConfigOverrides: Equatable {
         if let speechGate { config.speechGate = speechGate }
         if let matching { config.matching = matching }
         if let runtimeDirectory { config.runtimeDirectory = runtimeDirectory }
+        if let noiseSuppression { config.noiseSuppression = noiseSuppression }
+        if let spotter { config.spotter = spotter }
+        if let spotterThreshold { config.spotterThreshold = spotterThreshold }
+        if let verifier { config.verifier = verifier }
+        if let verifierThreshold { config.verifierThreshold = verifierThreshold }
     }
 }
 
@@ -71,6 +86,8 @@ public struct ScanOptions: Equatable {
     public var files: [String] = []
     /// `--json`: one JSON line per wake and a summary line.
     public var json = false
+    /// `--candidates`: also one JSON line per verified candidate (implies `--json`).
+    public var candidates = false
     public init() {}
 }
 
@@ -87,7 +104,7 @@ public enum Arguments {
 
     commands:
       listen [--input FILE]        listen on the microphone (or a file at real time)
-      scan FILE... [--json]        run the ear over files as fast as possible
+      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
@@ -106,6 +123,11 @@ public enum Arguments {
       --speech-gate on|off  keep silence and steady noise from the transcriber
       --matching phonetic|letters  compare the phrase by sound (default) or by letters
       --runtime-dir DIR  where status.sock lives
+      --noise-suppression on|off  denoise what the engines hear (raw audio is kept)
+      --spotter keyphrase|transcript  PocketSphinx keyphrase search (default) or transcription
+      --spotter-threshold X  keyphrase threshold, 1e-80 to 1 (default 1e-30)
+      --verifier on|off  rescore each candidate on its own audio (default on)
+      --verifier-threshold X  calibrated score a candidate needs, 0.01 to 0.99
     """
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -126,8 +148,11 @@ public enum Arguments {
         case "scan":
             var options = ScanOptions()
             try parseFlags(&rest, into: &options.overrides) { flag, _ in
-                guard flag == "--json" else { return false }
-                options.json = true
+                switch flag {
+                case "--json": options.json = true
+                case "--candidates": options.json = true; options.candidates = true
+                default: return false
+                }
                 return true
             }
             options.files = rest
@@ -223,11 +248,39 @@ public enum Arguments {
                 }
                 overrides.matching = matching
             case "--runtime-dir": overrides.runtimeDirectory = try value()
+            case "--noise-suppression": overrides.noiseSuppression = try onOff(flag, try value())
+            case "--verifier": overrides.verifier = try onOff(flag, try value())
+            case "--spotter":
+                let text = try value()
+                guard let spotter = Spotter(rawValue: text) else {
+                    throw UsageError(description: "ears: --spotter \(text) is not known; allowed: \(Spotter.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                overrides.spotter = spotter
+            case "--spotter-threshold":
+                let text = try value()
+                guard let threshold = Double(text), threshold >= 1e-80, threshold <= 1 else {
+                    throw UsageError(description: "ears: --spotter-threshold \(text) is not a number from 1e-80 to 1")
+                }
+                overrides.spotterThreshold = threshold
+            case "--verifier-threshold":
+                let text = try value()
+                guard let threshold = Double(text), threshold >= 0.01, threshold <= 0.99 else {
+                    throw UsageError(description: "ears: --verifier-threshold \(text) is not a number from 0.01 to 0.99")
+                }
+                overrides.verifierThreshold = threshold
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }
             }
         }
         rest = operands
+    }
+
+    /// Reads an on/off flag value, or says what is allowed.
+    private static func onOff(_ flag: String, _ text: String) throws(UsageError) -> Bool {
+        guard let on = ConfigParser.parseSwitch(text) else {
+            throw UsageError(description: "ears: \(flag) \(text) is not on or off")
+        }
+        return on
     }
 
     private static func rejectOperands(_ operands: [String], command: String) throws(UsageError) {

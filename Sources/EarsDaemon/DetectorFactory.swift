@@ -21,6 +21,12 @@ public enum DetectorFactory {
         return PronouncerChain(members)
     }
 
+    /// The sound-alikes of each configured phrase (phrase text → alikes),
+    /// the verifier's competitors at run time.
+    public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
+        [:]
+    }
+
     /// A detector for `config`, sharing `pronouncer` (make it once with
     /// `pronouncer(for:)`; it is immutable).
     public static func make(for config: EarsConfig, pronouncer: any Pronouncer) -> WakeDetector {

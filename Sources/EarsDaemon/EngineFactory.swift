@@ -1,5 +1,6 @@
 import EarsCore
 import EarsPocketSphinx
+import EarsSpeex
 import EarsVosk
 
 /// Builds the configured transcriber. Loading can fail (a missing model); the
@@ -32,16 +33,57 @@ public enum EngineFactory {
         return VoskTranscriber.wakeGrammar(phrases: config.phrases.map(\.text), fillers: fillers)
     }
 
-    /// Loads the engine named in `config`.
+    /// Every written form of every phrase (texts, then aliases).
+    static func phraseForms(_ config: EarsConfig) -> [String] {
+        config.phrases.flatMap(\.forms)
+    }
+
+    /// Letter-to-sound phones for words the PocketSphinx dictionary lacks.
+    static let letterToSound = LetterToSoundPronouncer()
+
+    /// Loads the engine named in `config`: for PocketSphinx, the keyphrase
+    /// spotter or the transcriber, as `[wake] spotter` says.
     public static func make(for config: EarsConfig) throws(TranscriberError) -> any Transcriber {
         switch config.engine {
         case .pocketsphinx:
             let model = try PocketSphinxModel.locate(in: config.model)
-            return try PocketSphinxTranscriber(model: model, boostedPhrases: config.phrases.map(\.text),
-                                               boostWeight: Float(config.phraseBoost))
+            switch config.spotter {
+            case .keyphrase:
+                return try PocketSphinxSpotter(model: model, phrases: phraseForms(config), threshold: config.spotterThreshold,
+                                               fallback: letterToSound.phones(for:))
+            case .transcript:
+                return try PocketSphinxTranscriber(model: model, boostedPhrases: config.phrases.map(\.text),
+                                                   boostWeight: Float(config.phraseBoost))
+            }
         case .vosk:
             let model = try VoskModel.locate(config.model)
             return try VoskTranscriber(model: model, grammar: voskGrammar(for: config, model: model))
         }
+    }
+
+    /// The noise suppressor `config` asks for, or nil when it is off.
+    public static func suppressor(for config: EarsConfig) throws(TranscriberError) -> (any NoiseSuppressor)? {
+        guard config.noiseSuppression else { return nil }
+        do throws(NoiseSuppressorError) {
+            return try SpeexNoiseSuppressor(suppressionDecibels: config.noiseSuppressionDecibels)
+        } catch {
+            throw .engineFailed(engine: "speexdsp", detail: error.sentence)
+        }
+    }
+
+    /// The ear for `config` around `transcriber`: gate and noise suppressor as configured.
+    public static func ear(for config: EarsConfig, transcriber: any Transcriber, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
+        Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
+            suppressor: try suppressor(for: config), meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+    }
+
+    /// The verifier for `config`: PocketSphinx's, for English phrases, when
+    /// `[wake] verifier` is on; nil otherwise (Vosk, or off). A verifier that
+    /// cannot load is reported by its error; the caller decides.
+    public static func verifier(for config: EarsConfig, soundAlikes: [String: [String]]) throws(TranscriberError) -> (any WakeVerifier)? {
+        guard config.verifier, config.engine == .pocketsphinx else { return nil }
+        let model = try PocketSphinxModel.locate(in: config.model)
+        return try PocketSphinxVerifier(model: model, phrases: config.phrases.map(\.text), soundAlikes: soundAlikes,
+                                        fallback: letterToSound.phones(for:))
     }
 }

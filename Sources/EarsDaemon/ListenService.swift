@@ -27,12 +27,17 @@ public final class ListenService: @unchecked Sendable {
     public let phraseList: PhraseList
     /// Near misses counted by detectors a reload replaced.
     private var earlierNearMisses = 0
+    /// Candidates refused by judges a reload replaced.
+    private var earlierRefused = 0
     /// Where the next chunk starts (samples since the stream began).
     private var nextSample: Int64 = 0
 
     private var lifecycle = MicrophoneLifecycle()
     private var ear: Ear?
-    private var detector: WakeDetector
+    private var judge: WakeJudge
+    /// The verifier, loaded with the engine (nil when off or not PocketSphinx).
+    private var verifier: (any WakeVerifier)?
+    private let pronouncer: any Pronouncer
     private var sourceOpen = false
     private let capture: CaptureTap
     /// Where final pieces go when the owner switched `ear_text` on (the listen socket only).
@@ -55,7 +60,26 @@ public final class ListenService: @unchecked Sendable {
         self.board = board
         self.log = log
         self.onWake = onWake
-        self.detector = DetectorFactory.make(for: config, pronouncer: DetectorFactory.pronouncer(for: config))
+        self.pronouncer = DetectorFactory.pronouncer(for: config)
+        self.judge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: nil,
+                               threshold: config.verifierThreshold)
+    }
+
+    /// A new judge for the configuration in force and the loaded verifier.
+    private func makeJudge() -> WakeJudge {
+        WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
+                  threshold: config.verifierThreshold)
+    }
+
+    /// Loads the engine, its ear and the verifier for the configuration in force.
+    private func loadEngine(meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
+        let transcriber = try EngineFactory.make(for: config)
+        let ear = try EngineFactory.ear(for: config, transcriber: transcriber, meter: meter)
+        verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+        earlierNearMisses += judge.nearMisses
+        earlierRefused += judge.refused
+        judge = makeJudge()
+        return ear
     }
 
     /// Asks the loop to end; it notices within one chunk (or one 100 ms sleep step).
@@ -117,11 +141,10 @@ public final class ListenService: @unchecked Sendable {
     private func openEverything() -> MicrophoneLifecycle.Action {
         do throws(TranscriberError) {
             if ear == nil {
-                let transcriber = try EngineFactory.make(for: config)
-                ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
-                          monotonicSeconds: ProcessClock.monotonicSeconds)
-                board.update { $0.model = transcriber.modelName }
-                log.info("engine \(transcriber.engineName) loaded (model \(transcriber.modelName))")
+                let loaded = try loadEngine()
+                ear = loaded
+                board.update { $0.model = loaded.transcriber.modelName }
+                log.info("engine \(loaded.transcriber.engineName) loaded (model \(loaded.transcriber.modelName))\(engineNote(loaded))")
             }
         } catch {
             return fail(error.sentence)
@@ -137,7 +160,7 @@ public final class ListenService: @unchecked Sendable {
         } catch {
             return fail(error.sentence)
         }
-        detector.reset()
+        judge.reset()
         let action = lifecycle.opened()
         publishPhase()
         log.info("listening on \(source.sourceName) for \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
@@ -191,10 +214,12 @@ public final class ListenService: @unchecked Sendable {
     private func consider(_ pieces: [TranscriptPiece], ear: Ear) {
         for piece in pieces {
             if piece.kind == .final, config.earText, let earText { earText(piece.text) }
-            let wake = detector.consider(piece, recent: ear.recentPieces)
-            let nearMisses = earlierNearMisses + detector.nearMisses
+            let wake = judge.consider(piece, ear: ear)
+            let nearMisses = earlierNearMisses + judge.nearMisses
+            let refused = earlierRefused + judge.refused
             board.update {
                 $0.nearMisses = nearMisses
+                $0.refusedCandidates = refused
                 if wake != nil { $0.wakes += 1 }
             }
             if let wake {
@@ -231,9 +256,17 @@ public final class ListenService: @unchecked Sendable {
         let plan = ReloadPlan(old: config, new: newConfig)
         config = plan.effective
         phraseList.replace(config.phrases.map(\.text))
-        if plan.rebuildDetector {
-            earlierNearMisses += detector.nearMisses
-            detector = DetectorFactory.make(for: config, pronouncer: DetectorFactory.pronouncer(for: config))
+        if plan.rebuildDetector && !plan.rebuildEngine {
+            earlierNearMisses += judge.nearMisses
+            earlierRefused += judge.refused
+            // The phrases (or the verifier's settings) changed: its searches follow them.
+            do throws(TranscriberError) {
+                verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+            } catch {
+                verifier = nil
+                log.warning("the verifier could not load, candidates wake unverified: \(error.sentence)")
+            }
+            judge = makeJudge()
         }
         if plan.captureLimitsChanged { capture.setLimits(config.captureLimits) }
         let earTextOn = config.earText
@@ -243,20 +276,27 @@ public final class ListenService: @unchecked Sendable {
         // A new engine: load it now (the old one keeps nothing worth saving
         // but its counters, which the new ear continues).
         do throws(TranscriberError) {
-            let transcriber = try EngineFactory.make(for: config)
-            ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
-                      meter: oldEar.meter, monotonicSeconds: ProcessClock.monotonicSeconds)
-            try ear?.start(atSample: nextSample)
+            let loaded = try loadEngine(meter: oldEar.meter)
+            ear = loaded
+            try loaded.start(atSample: nextSample)
             board.update {
-                $0.engine = transcriber.engineName
-                $0.model = transcriber.modelName
+                $0.engine = loaded.transcriber.engineName
+                $0.model = loaded.transcriber.modelName
             }
-            log.info("engine \(transcriber.engineName) loaded (model \(transcriber.modelName))")
+            log.info("engine \(loaded.transcriber.engineName) loaded (model \(loaded.transcriber.modelName))\(engineNote(loaded))")
             return action
         } catch {
             ear = nil
             return fail(error.sentence)
         }
+    }
+
+    /// What sits in front of and behind the engine, for the load line (configuration only).
+    private func engineNote(_ ear: Ear) -> String {
+        var parts: [String] = []
+        if let suppressor = ear.suppressor { parts.append("noise suppression \(suppressor.label)") }
+        if verifier != nil { parts.append("verifier on") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 
     private func publishPhase() {

@@ -9,7 +9,11 @@ import EarsFiles
 /// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F,"near_misses":M}`
 /// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
 /// time; `chunks` and `fed` are the ears' meters summed over files). A wake
-/// line also says which `piece` it fired on: `volatile` or `final`. A file that cannot
+/// line also says which `piece` it fired on: `volatile` or `final`. The
+/// summary also counts `refused` (candidates the verifier turned down). With
+/// `--candidates`, every candidate the verifier judged is one line
+/// `{"event":"candidate","file":F,"phrase":P,"t":T,"score":S,"competitor_wins":B,"accepted":B,<features>}`
+/// (numbers only; `bench/fit_verifier.py` fits the verifier on them). A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
 /// others still run; the exit status is then 1.
 ///
@@ -32,6 +36,13 @@ public enum ScanCommand {
             return 1
         }
         let pronouncer = DetectorFactory.pronouncer(for: config)
+        let verifier: (any WakeVerifier)?
+        do throws(TranscriberError) {
+            verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+        } catch {
+            errors("ears scan: \(error.sentence)")
+            return 1
+        }
         let loadSeconds = ProcessClock.monotonicSeconds() - loadStarted
         let cpuAtStart = ProcessClock.cpuSeconds()
         var audioSeconds = 0.0
@@ -39,14 +50,20 @@ public enum ScanCommand {
         var fed = 0
         var nearMisses = 0
         var wakes = 0
+        var refused = 0
         var failures = 0
         for file in options.files {
             let source = SoundFileSource(path: file, pacedAtRealTime: false)
-            let ear = Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
-                          monotonicSeconds: ProcessClock.monotonicSeconds)
-            var detector = DetectorFactory.make(for: config, pronouncer: pronouncer)
+            let judge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
+                                  threshold: config.verifierThreshold,
+                                  onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
             var fileWakes: [WakeEvent] = []
             do {
+                let ear = try EngineFactory.ear(for: config, transcriber: transcriber)
+                defer {
+                    chunks += ear.meter.chunks
+                    fed += ear.meter.fed
+                }
                 try source.open()
                 defer { source.close() }
                 // Each file from the engine's state as loaded: what it adapted
@@ -56,11 +73,11 @@ public enum ScanCommand {
                 while let chunk = try source.read() {
                     audioSeconds += AudioFormat.seconds(ofSamples: Int64(chunk.samples.count))
                     for piece in try ear.take(chunk) {
-                        if let wake = detector.consider(piece, recent: ear.recentPieces) { fileWakes.append(wake) }
+                        if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                     }
                 }
                 for piece in try ear.finish() {
-                    if let wake = detector.consider(piece, recent: ear.recentPieces) { fileWakes.append(wake) }
+                    if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                 }
             } catch {
                 failures += 1
@@ -74,9 +91,8 @@ public enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
-            nearMisses += detector.nearMisses
-            chunks += ear.meter.chunks
-            fed += ear.meter.fed
+            nearMisses += judge.nearMisses
+            refused += judge.refused
             for wake in fileWakes {
                 if options.json {
                     output(JSONText.object([
@@ -97,10 +113,26 @@ public enum ScanCommand {
                 ("cpu_s", JSONText.number(cpuSeconds, places: 3)), ("wakes", String(wakes)),
                 ("load_s", JSONText.number(loadSeconds, places: 3)),
                 ("chunks", String(chunks)), ("fed", String(fed)), ("near_misses", String(nearMisses)),
+                ("refused", String(refused)),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")
         }
         return failures == 0 ? 0 : 1
+    }
+
+    /// One `--candidates` line: what the verifier measured, numbers only.
+    static func candidateLine(_ candidate: WakeJudge.Candidate, file: String) -> String {
+        var fields: [(String, String)] = [
+            ("event", JSONText.string("candidate")), ("file", JSONText.string(file)),
+            ("phrase", JSONText.string(candidate.phrase)), ("t", JSONText.number(candidate.audioSeconds, places: 2)),
+            ("score", JSONText.number(candidate.score, places: 4)),
+            ("competitor_wins", candidate.competitorWins ? "true" : "false"),
+            ("accepted", candidate.accepted ? "true" : "false"),
+        ]
+        for (name, value) in zip(VerifierCalibration.featureNames, candidate.features) {
+            fields.append((name, JSONText.number(value, places: 4)))
+        }
+        return JSONText.object(fields)
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// utterances: while one is open, each fed buffer may yield a partial
 /// hypothesis (a volatile piece); when it closes, the final hypothesis comes
 /// back as a final piece. This class is the only owner of the decoder and the
-/// configuration it was built from; both are freed in `deinit`.
+/// configuration it was built from (through `PocketSphinxDecoder`).
 ///
 /// The decoder adapts to the channel as it listens: each closed utterance
 /// moves its live cepstral mean (CMN, started from the model's `-cmninit`),
@@ -20,10 +20,8 @@ public final class PocketSphinxTranscriber: Transcriber {
     public let engineName = "pocketsphinx"
     public let modelName: String
 
-    private let decoder: OpaquePointer
-    /// strdup'd argv given to cmd_ln_parse_r; sphinxbase may point into it, so
-    /// it lives exactly as long as the decoder.
-    private let argv: [UnsafeMutablePointer<CChar>?]
+    private let engine: PocketSphinxDecoder
+    private var decoder: OpaquePointer { engine.handle }
 
     private var streamStartSample: Int64 = 0
     private var samplesFed: Int64 = 0
@@ -47,29 +45,9 @@ public final class PocketSphinxTranscriber: Transcriber {
     /// Throws `modelMissing` with the install command, or `engineFailed`.
     public init(model: PocketSphinxModel, extraArguments: [String] = [],
                 boostedPhrases: [String] = [], boostWeight: Float = 0) throws(TranscriberError) {
-        // Keep PocketSphinx's chatter (which can include hypotheses) out of
-        // every log: nothing it hears may reach a log line.
-        err_set_logfp(nil)
-        let arguments = ["ears", "-hmm", model.acousticModel, "-lm", model.languageModel,
-                         "-dict", model.dictionary] + Self.defaultArguments + extraArguments
-        var argv = arguments.map { strdup($0) }
-        guard let config = argv.withUnsafeMutableBufferPointer({ buffer in
-            cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
-        }) else {
-            argv.forEach { free($0) }
-            throw .engineFailed(engine: "pocketsphinx", detail: "it rejected its arguments \(extraArguments)")
-        }
-        guard let decoder = ps_init(config) else {
-            cmd_ln_free_r(config)
-            argv.forEach { free($0) }
-            throw .engineFailed(engine: "pocketsphinx", detail: "could not load the model in \(model.directory)")
-        }
-        // The decoder holds its own reference to the configuration.
-        cmd_ln_free_r(config)
-        self.decoder = decoder
-        self.argv = argv
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-lm", model.languageModel] + Self.defaultArguments + extraArguments)
         self.modelName = model.directory
-        self.loadedAdaptation = Adaptation(of: decoder)
+        self.loadedAdaptation = Adaptation(of: engine.handle)
         if boostWeight > 0 { boost(boostedPhrases, weight: boostWeight) }
     }
 
@@ -108,8 +86,6 @@ public final class PocketSphinxTranscriber: Transcriber {
 
     deinit {
         if decoding { ps_end_utt(decoder) }
-        ps_free(decoder)
-        argv.forEach { free($0) }
     }
 
     public func start(atSample startSample: Int64) throws(TranscriberError) {
@@ -201,12 +177,8 @@ public final class PocketSphinxTranscriber: Transcriber {
                         endSeconds: AudioFormat.seconds(ofSamples: streamStartSample + samplesFed))
     }
 
-    /// The one funnel for decoder calls: a negative return becomes a typed error.
     private func call(_ name: String, _ body: () -> Int32) throws(TranscriberError) {
-        let result = body()
-        if result < 0 {
-            throw .engineFailed(engine: "pocketsphinx", detail: "\(name) returned \(result)")
-        }
+        try engine.call(name) { _ in body() }
     }
 }
 
@@ -214,7 +186,7 @@ public final class PocketSphinxTranscriber: Transcriber {
 /// live cepstral mean normalisation (the mean, the running sum it is updated
 /// from, and the number of frames in that sum) and the automatic gain
 /// control's running maximum. A copy of the values, not of the pointers.
-private struct Adaptation {
+struct Adaptation {
     var cmnMean: [mfcc_t] = []
     var cmnSum: [mfcc_t] = []
     var cmnFrames: Int32 = 0

@@ -103,6 +103,12 @@ public enum ConfigParser {
             config.device = value
             return nil
         },
+        switchKey(section: "audio", name: "noise_suppression", allowed: "on or off: libspeexdsp denoises what the engines hear (the ring and captures stay raw)") { $0.noiseSuppression = $1 },
+        Key(section: "audio", name: "noise_suppression_db", allowed: "a whole number of dB from -60 to -1, e.g. -15") { config, value, _ in
+            guard let decibels = Int(value), decibels >= -60, decibels <= -1 else { return "not a whole number of dB from -60 to -1" }
+            config.noiseSuppressionDecibels = decibels
+            return nil
+        },
         Key(section: "engine", name: "engine", allowed: EngineKind.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
             guard let engine = EngineKind(rawValue: value.lowercased()) else { return "not a known engine" }
             config.engine = engine
@@ -138,6 +144,22 @@ public enum ConfigParser {
         Key(section: "wake", name: "matching", allowed: Matching.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
             guard let matching = Matching(rawValue: value.lowercased()) else { return "not a known way of matching" }
             config.matching = matching
+            return nil
+        },
+        Key(section: "wake", name: "spotter", allowed: Spotter.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
+            guard let spotter = Spotter(rawValue: value.lowercased()) else { return "not a known spotter" }
+            config.spotter = spotter
+            return nil
+        },
+        Key(section: "wake", name: "spotter_threshold", allowed: "a likelihood ratio from 1e-80 to 1, e.g. 1e-30") { config, value, _ in
+            guard let threshold = Double(value), threshold >= 1e-80, threshold <= 1 else { return "not a number from 1e-80 to 1" }
+            config.spotterThreshold = threshold
+            return nil
+        },
+        switchKey(section: "wake", name: "verifier", allowed: "on or off: rescore each candidate on its own audio before it wakes") { $0.verifier = $1 },
+        Key(section: "wake", name: "verifier_threshold", allowed: "a score from 0.01 to 0.99") { config, value, _ in
+            guard let threshold = Double(value), threshold >= 0.01, threshold <= 0.99 else { return "not a number from 0.01 to 0.99" }
+            config.verifierThreshold = threshold
             return nil
         },
         Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in

@@ -8,11 +8,22 @@ public struct EarsConfig: Sendable, Equatable {
     public static let defaultPhrase = "hey cordelia"
     /// PocketSphinx phrase boost when none is configured (see docs/performance.md).
     public static let defaultPhraseBoost = 1000.0
+    /// Noise suppression level when none is configured, in dB (see docs/benchmark.md).
+    public static let defaultNoiseSuppressionDecibels = -15
+    /// Keyphrase threshold when none is configured (see docs/benchmark.md).
+    public static let defaultSpotterThreshold = 1e-30
+    /// Verifier threshold when none is configured (see docs/benchmark.md).
+    public static let defaultVerifierThreshold = 0.5
     /// Mode of the status socket file when none is configured.
     public static let defaultSocketMode: UInt32 = 0o660
 
     /// `[audio] device`: ALSA capture device name.
     public var device = "default"
+    /// `[audio] noise_suppression`: whether the engines hear denoised audio
+    /// (libspeexdsp); the ring and captures keep the raw audio either way.
+    public var noiseSuppression = true
+    /// `[audio] noise_suppression_db`: how far noise is pushed down, in dB (-60 to -1).
+    public var noiseSuppressionDecibels = EarsConfig.defaultNoiseSuppressionDecibels
     /// `[engine] engine`: which transcriber runs.
     public var engine: EngineKind = .pocketsphinx
     /// `[engine] model`: model directory; nil means the engine's installed default.
@@ -30,6 +41,16 @@ public struct EarsConfig: Sendable, Equatable {
     public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
     /// `[wake] matching`: compare sounds (phonetic) or written letters.
     public var matching: Matching = .phonetic
+    /// `[wake] spotter`: how PocketSphinx finds candidates (Vosk always transcribes).
+    public var spotter: Spotter = .keyphrase
+    /// `[wake] spotter_threshold`: PocketSphinx's keyphrase threshold, a
+    /// likelihood ratio (e.g. 1e-30); lower finds more candidates.
+    public var spotterThreshold = EarsConfig.defaultSpotterThreshold
+    /// `[wake] verifier`: whether each candidate is rescored on its own audio
+    /// before it wakes (PocketSphinx model; English phrases).
+    public var verifier = true
+    /// `[wake] verifier_threshold`: the calibrated score (0…1) a candidate needs.
+    public var verifierThreshold = EarsConfig.defaultVerifierThreshold
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.
     public var refractorySeconds = WakeDetector.defaultRefractorySeconds
     /// `[status] runtime_directory`: where sockets live; nil means the environment decides.
@@ -57,6 +78,17 @@ public enum Matching: String, Sendable, CaseIterable {
     case phonetic
     /// Folded letters with spaces removed.
     case letters
+}
+
+/// How PocketSphinx finds wake candidates.
+public enum Spotter: String, Sendable, CaseIterable {
+    /// Acoustic keyphrase search (each phrase against a phone loop), no
+    /// language model: cheap and robust in noise; the transcript holds only
+    /// the phrases it found.
+    case keyphrase
+    /// Full transcription with the language model; the detector matches the
+    /// phrase in the text (the design before keyphrase search).
+    case transcript
 }
 
 /// The transcription engines ears knows.

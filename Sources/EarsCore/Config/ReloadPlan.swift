@@ -49,9 +49,13 @@ public struct ReloadPlan: Sendable, Equatable {
 
         rebuildDetector = old.phrases != effective.phrases || old.matching != effective.matching
             || old.refractorySeconds != effective.refractorySeconds
+            || old.verifier != effective.verifier || old.verifierThreshold != effective.verifierThreshold
         rebuildEngine = old.engine != effective.engine || old.model != effective.model
             || old.speechGate != effective.speechGate || old.phraseBoost != effective.phraseBoost
             || old.voskGrammar != effective.voskGrammar
+            || old.noiseSuppression != effective.noiseSuppression
+            || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
+            || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)
         captureLimitsChanged = old.captureLimits != effective.captureLimits
         earTextChanged = old.earText != effective.earText

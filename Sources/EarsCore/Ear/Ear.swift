@@ -2,7 +2,10 @@
 ///
 /// Each 100 ms chunk from the audio owner goes into a fixed 3.5 s ring (the
 /// only audio ears keeps, and only in memory), is counted in the meter, and
-/// is fed to the transcriber. The ear keeps the last six final pieces plus
+/// is fed to the transcriber — through the noise suppressor when there is
+/// one: the ring keeps the raw audio (what a capture hands on), and a second
+/// ring of the same length keeps what the engine heard (the denoised audio),
+/// for a verifier that rescores a candidate's window. The ear keeps the last six final pieces plus
 /// the current volatile one, because only the latest words can hold a phrase.
 ///
 /// An `Ear` is used from the audio owner's thread only.
@@ -16,8 +19,15 @@ public final class Ear {
     public private(set) var ring = SampleRing(seconds: Ear.ringSeconds)
     /// Counts and levels, never content.
     public private(set) var meter = EarMeter()
+    /// The last 3.5 s as the engine heard it (denoised when there is a
+    /// suppressor, else the same samples as `ring`). Memory only, like `ring`.
+    public private(set) var heardRing = SampleRing(seconds: Ear.ringSeconds)
+    /// Audio time just past the newest sample in both rings, in samples.
+    public private(set) var endSample: Int64 = 0
     /// The engine this ear feeds.
     public let transcriber: any Transcriber
+    /// What cleans the audio before the engine hears it; nil feeds raw audio.
+    public let suppressor: (any NoiseSuppressor)?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -30,9 +40,11 @@ public final class Ear {
     /// "seconds since audio"; it is passed in so tests can drive it.
     /// `meter` continues the counts of an ear this one replaces (a reload
     /// that loads a new engine), so the status counters never go backwards.
-    public init(transcriber: any Transcriber, gate: SpeechGate? = nil, meter: EarMeter = EarMeter(),
-                monotonicSeconds: @escaping @Sendable () -> Double) {
+    /// `suppressor`, if given, denoises what the gate and the engine see.
+    public init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
+                meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
         self.transcriber = transcriber
+        self.suppressor = suppressor
         self.meter = meter
         self.gate = gate
         self.monotonicSeconds = monotonicSeconds
@@ -43,6 +55,9 @@ public final class Ear {
         finals.removeAll()
         volatile = nil
         ring.removeAll()
+        heardRing.removeAll()
+        endSample = startSample
+        suppressor?.reset()
         gate?.reset()
         try transcriber.start(atSample: startSample)
     }
@@ -54,10 +69,13 @@ public final class Ear {
         meter.lastAudioAt = monotonicSeconds()
         meter.loudest = max(meter.loudest, chunk.peakLevel)
         ring.append(contentsOf: chunk.samples)
+        let heard = suppressor.map { AudioChunk(samples: $0.denoise(chunk.samples), startSample: chunk.startSample) } ?? chunk
+        heardRing.append(contentsOf: heard.samples)
+        endSample = chunk.endSample
 
-        var toFeed: [AudioChunk] = [chunk]
+        var toFeed: [AudioChunk] = [heard]
         if let gate {
-            toFeed = gate.admit(chunk, ring: ring)
+            toFeed = gate.admit(heard, ring: heardRing)
         }
         var produced: [TranscriptPiece] = []
         for piece in toFeed {
@@ -79,6 +97,17 @@ public final class Ear {
     /// current volatile piece if there is one.
     public var recentPieces: [TranscriptPiece] {
         finals + (volatile.map { [$0] } ?? [])
+    }
+
+    /// What the engine heard from audio time `startSample` up to `endSample`
+    /// (samples since the stream began), cut to what `heardRing` still holds;
+    /// empty when none of it is left.
+    public func heardAudio(fromSample startSample: Int64, toSample requestedEnd: Int64) -> [Int16] {
+        let oldest = endSample - Int64(heardRing.count)
+        let start = max(startSample, oldest), end = min(requestedEnd, endSample)
+        guard end > start else { return [] }
+        let tail = heardRing.tail(Int(endSample - start))
+        return Array(tail.prefix(Int(end - start)))
     }
 
     /// Seconds since the last chunk, or nil before the first.

@@ -196,6 +196,9 @@ extension StatusReport {
         out.family("ears_near_misses_total", .counter,
                    help: "Utterances that scored just under a phrase's threshold without waking (a count, never the words).",
                    value: Double(nearMisses))
+        out.family("ears_refused_candidates_total", .counter,
+                   help: "Wake candidates the verifier refused (a count, never the words).",
+                   value: Double(refusedCandidates))
         out.family("ears_captures_total", .counter, help: "Captures started since start.", value: Double(captures))
         out.family("ears_capture_seconds_total", .counter, help: "Seconds of audio captured since start.",
                    value: captureSeconds)

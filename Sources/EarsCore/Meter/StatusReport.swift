@@ -21,6 +21,8 @@ public struct StatusReport: Sendable {
     public var wakes = 0
     /// Utterances that scored just under a phrase's threshold (content-free).
     public var nearMisses = 0
+    /// Wake candidates the verifier refused (content-free).
+    public var refusedCandidates = 0
     /// Captures started since start.
     public var captures = 0
     /// Seconds of audio captured in total.
@@ -60,6 +62,7 @@ public struct StatusReport: Sendable {
         fields.append(("ear", JSONText.object(earFields)))
         fields.append(("wakes", String(wakes)))
         fields.append(("near_misses", String(nearMisses)))
+        fields.append(("refused_candidates", String(refusedCandidates)))
         fields.append(("captures", String(captures)))
         fields.append(("capture_s", JSONText.number(captureSeconds, places: 1)))
         fields.append(("triggers_during_capture", String(triggersDuringCapture)))

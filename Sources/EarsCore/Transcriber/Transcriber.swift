@@ -50,13 +50,20 @@ public struct TranscriptPiece: Sendable, Equatable {
     public var startSeconds: Double
     /// Audio time the piece covers up to, in seconds since the stream started.
     public var endSeconds: Double
+    /// For a piece an acoustic spotter found (`PocketSphinxSpotter`): its
+    /// score, the log-likelihood ratio of the phrase against a free phone
+    /// loop per 10 ms frame (natural log; higher is surer), and
+    /// `startSeconds`/`endSeconds` bound the phrase itself. Nil for a transcript.
+    public var spotScore: Double?
 
-    public init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double) {
+    public init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double,
+                spotScore: Double? = nil) {
         self.kind = kind
         self.text = text
         self.utterance = utterance
         self.startSeconds = startSeconds
         self.endSeconds = endSeconds
+        self.spotScore = spotScore
     }
 }
 

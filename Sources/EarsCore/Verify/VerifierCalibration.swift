@@ -1,0 +1,60 @@
+import Foundation
+
+/// Turns a candidate's measurements into one calibrated score in 0…1: a
+/// logistic model over a handful of features, whose weights are fitted by
+/// `bench/fit_verifier.py` on the project's own corpus and written to
+/// `VerifierWeights.swift` (never by hand).
+///
+/// A candidate whose window a sound-alike of the phrase explains better than
+/// the phrase itself is refused whatever its score (`verdict`).
+public struct VerifierCalibration: Sendable, Equatable {
+    /// Feature names, in the order of `weights` (after the bias).
+    public static let featureNames = ["spot", "llr", "margin", "phones", "duration"]
+    /// Where each feature is clamped, so one wild number cannot dominate.
+    public static let featureLimit = 10.0
+
+    /// Bias, then one weight per feature in `featureNames` order.
+    public let bias: Double
+    /// One weight per feature.
+    public let weights: [Double]
+
+    /// A calibration with explicit weights (tests, the fitting script).
+    public init(bias: Double, weights: [Double]) {
+        precondition(weights.count == Self.featureNames.count, "one weight per feature")
+        self.bias = bias
+        self.weights = weights
+    }
+
+    /// The fitted calibration (`VerifierWeights`).
+    public static let fitted = VerifierCalibration(bias: VerifierWeights.bias, weights: VerifierWeights.weights)
+
+    /// The features of a candidate, in `featureNames` order:
+    /// - spot: the spotter's log-likelihood ratio per frame (0 when the
+    ///   candidate came from a transcript);
+    /// - llr: (phrase − free phones) per frame;
+    /// - margin: (phrase − best sound-alike) per frame (0 without sound-alikes);
+    /// - phones: the phone-loop match, 0…1;
+    /// - duration: |ln(phrase seconds / expected seconds)|.
+    public static func features(_ evidence: VerifierEvidence, spotScore: Double?) -> [Double] {
+        let frames = Double(max(1, evidence.frames))
+        let margin = evidence.competitorScore.map { (evidence.phraseScore - $0) / frames } ?? 0
+        let duration = evidence.phraseSeconds > 0 && evidence.expectedSeconds > 0
+            ? abs(log(evidence.phraseSeconds / evidence.expectedSeconds)) : featureLimit
+        let raw = [spotScore ?? 0, (evidence.phraseScore - evidence.loopScore) / frames, margin, evidence.phoneMatch, duration]
+        return raw.map { min(featureLimit, max(-featureLimit, $0.isFinite ? $0 : -featureLimit)) }
+    }
+
+    /// The calibrated score, 0…1, of `features`.
+    public func score(_ features: [Double]) -> Double {
+        var sum = bias
+        for (weight, value) in zip(weights, features) { sum += weight * value }
+        return 1 / (1 + exp(-sum))
+    }
+
+    /// The score of a candidate and whether it may wake at `threshold`: a
+    /// sound-alike that explains the window better refuses it outright.
+    public func verdict(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> (score: Double, accepted: Bool) {
+        let value = score(Self.features(evidence, spotScore: spotScore))
+        return (value, value >= threshold && !evidence.competitorWins)
+    }
+}

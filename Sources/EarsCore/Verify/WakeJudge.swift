@@ -1,0 +1,80 @@
+/// The wake decision: the detector finds a candidate in what the engine
+/// produced, and the verifier (when there is one) rescores the candidate on
+/// the audio the engine heard, which may refuse it.
+///
+/// Both `ears listen` and `ears scan` decide through this type, so the two
+/// cannot drift apart. Used from the audio thread only.
+public final class WakeJudge {
+    /// Seconds of audio before a candidate's start that the verifier sees.
+    public static let leadSeconds = 0.25
+    /// Seconds after a candidate's end that the verifier sees.
+    public static let trailSeconds = 0.1
+    /// Longest window the verifier is given (a transcript candidate spans a
+    /// whole utterance; its phrase is at the end).
+    public static let longestWindowSeconds = 3.0
+
+    /// What a verifier said about one candidate: numbers, never audio or words.
+    public struct Candidate: Sendable, Equatable {
+        /// The configured phrase the candidate is for.
+        public var phrase: String
+        /// Audio time of the candidate's end, seconds since the stream began.
+        public var audioSeconds: Double
+        /// `VerifierCalibration.featureNames` values.
+        public var features: [Double]
+        /// Calibrated score, 0…1.
+        public var score: Double
+        /// Whether a sound-alike explained the window better.
+        public var competitorWins: Bool
+        /// Whether it woke.
+        public var accepted: Bool
+    }
+
+    /// The detector (text matching over the engine's pieces).
+    public private(set) var detector: WakeDetector
+    /// Candidates the verifier refused.
+    public private(set) var refused = 0
+    private let verifier: (any WakeVerifier)?
+    private let calibration: VerifierCalibration
+    private let threshold: Double
+    private let onCandidate: ((Candidate) -> Void)?
+
+    /// A judge over `detector`, with `verifier` (nil: every candidate wakes)
+    /// at `threshold` on `calibration`'s score. `onCandidate` sees every
+    /// verified candidate (the `ears scan --candidates` output).
+    public init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
+                calibration: VerifierCalibration = .fitted, onCandidate: ((Candidate) -> Void)? = nil) {
+        self.detector = detector
+        self.verifier = verifier
+        self.threshold = threshold
+        self.calibration = calibration
+        self.onCandidate = onCandidate
+    }
+
+    /// Near misses counted by the detector.
+    public var nearMisses: Int { detector.nearMisses }
+
+    /// Considers `piece`, which `ear` just produced; returns a wake or nil.
+    public func consider(_ piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
+        guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
+        guard let verifier else { return wake }
+        let end = piece.endSeconds + Self.trailSeconds
+        let start = max(piece.startSeconds - Self.leadSeconds, end - Self.longestWindowSeconds)
+        let audio = ear.heardAudio(fromSample: Int64(AudioFormat.samples(inSeconds: start)),
+                                   toSample: Int64(AudioFormat.samples(inSeconds: end)))
+        guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio) else { return wake }
+        let features = VerifierCalibration.features(evidence, spotScore: piece.spotScore)
+        let score = calibration.score(features)
+        let accepted = score >= threshold && !evidence.competitorWins
+        onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
+                               competitorWins: evidence.competitorWins, accepted: accepted))
+        guard accepted else {
+            refused += 1
+            return nil
+        }
+        wake.score = score
+        return wake
+    }
+
+    /// Forgets the detector's per-stream state (a new stream).
+    public func reset() { detector.reset() }
+}

@@ -1,0 +1,73 @@
+/// Rescores a wake candidate on its own audio. A spotter (or the transcript
+/// matcher) proposes; the verifier measures how well the phrase explains the
+/// candidate's window against free phones and against the phrase's
+/// sound-alikes. Implementations are engine modules (`PocketSphinxVerifier`);
+/// the core combines the measurements (`VerifierCalibration`).
+///
+/// Used from the audio thread only.
+public protocol WakeVerifier: AnyObject {
+    /// Measures `audio` (16 kHz mono, what the engine heard: the candidate's
+    /// window with a little margin) against `phrase` (as configured). Nil when
+    /// the phrase cannot be measured (a word without a pronunciation, an
+    /// empty window): the candidate is then judged without this evidence.
+    func measure(phrase: String, audio: [Int16]) -> VerifierEvidence?
+}
+
+/// What a verifier measured on one candidate window. Numbers only: no audio,
+/// no words heard (the competitor is one of the configured phrase's own
+/// generated sound-alikes, never a transcript).
+public struct VerifierEvidence: Sendable, Equatable {
+    /// Frames (10 ms) in the window.
+    public var frames: Int
+    /// Natural-log score of the best path through the phrase alone (with
+    /// optional silence around it).
+    public var phraseScore: Double
+    /// Natural-log score of the best path through a free phone loop.
+    public var loopScore: Double
+    /// Natural-log score of the best path through the phrase's sound-alikes,
+    /// or nil when it has none.
+    public var competitorScore: Double?
+    /// How alike the free phone loop's phones are to the phrase's, 0…1 (1 − edits / phrase phones).
+    public var phoneMatch: Double
+    /// Seconds the phrase path spends in the phrase's words (silence excluded).
+    public var phraseSeconds: Double
+    /// Seconds the phrase would take at an ordinary rate (phones × 80 ms).
+    public var expectedSeconds: Double
+
+    public init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
+                phoneMatch: Double, phraseSeconds: Double, expectedSeconds: Double) {
+        self.frames = frames
+        self.phraseScore = phraseScore
+        self.loopScore = loopScore
+        self.competitorScore = competitorScore
+        self.phoneMatch = phoneMatch
+        self.phraseSeconds = phraseSeconds
+        self.expectedSeconds = expectedSeconds
+    }
+
+    /// Whether a sound-alike explains the window better than the phrase.
+    public var competitorWins: Bool {
+        guard let competitorScore else { return false }
+        return competitorScore > phraseScore
+    }
+}
+
+/// Edit distance between phone strings, for `VerifierEvidence.phoneMatch`.
+public enum PhoneAlignment {
+    /// 1 − (fewest insertions, deletions and substitutions turning `heard`
+    /// into `expected`) / `expected.count`, clamped to 0…1; 0 for an empty `expected`.
+    public static func match(expected: [String], heard: [String]) -> Double {
+        guard !expected.isEmpty else { return 0 }
+        var previous = Array(0...heard.count)
+        var current = [Int](repeating: 0, count: heard.count + 1)
+        for i in 1...expected.count {
+            current[0] = i
+            for j in stride(from: 1, through: heard.count, by: 1) {
+                let substitution = previous[j - 1] + (expected[i - 1] == heard[j - 1] ? 0 : 1)
+                current[j] = min(substitution, previous[j] + 1, current[j - 1] + 1)
+            }
+            swap(&previous, &current)
+        }
+        return max(0, 1 - Double(previous[heard.count]) / Double(expected.count))
+    }
+}

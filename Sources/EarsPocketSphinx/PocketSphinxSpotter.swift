@@ -1,0 +1,176 @@
+import CPocketSphinx
+import EarsCore
+import Foundation
+
+/// Acoustic keyphrase spotting with PocketSphinx's keyphrase search: each
+/// phrase's triphone HMMs are matched against a free phone loop on every
+/// frame, and a phrase is spotted when the log-likelihood ratio passes the
+/// threshold. No language model is loaded, so it is cheap, and a phrase that
+/// noise smeared is still scored on its sounds rather than snapped to other
+/// words by a language model.
+///
+/// Seen as a `Transcriber`, each spotting is one final piece whose text is
+/// the phrase (as written in the key list), whose times bound the phrase, and
+/// whose `spotScore` is the spotter's ratio per frame. Nothing else is ever
+/// transcribed. Utterances follow PocketSphinx's voice activity detector
+/// (bounded decoding state); a spotting also ends the utterance, so the same
+/// sounds are not reported twice.
+public final class PocketSphinxSpotter: Transcriber {
+    public let engineName = "pocketsphinx"
+    public let modelName: String
+    /// The phrases spotted (folded, as the key list holds them).
+    public let phrases: [String]
+
+    private let engine: PocketSphinxDecoder
+    private let loadedAdaptation: Adaptation
+    private var decoding = false
+    private var inUtterance = false
+    private var streamStartSample: Int64 = 0
+    private var utteranceNumber = 0
+    /// Where each fed buffer of the current decoder utterance started:
+    /// samples into the utterance, and audio time in samples. A gate may skip
+    /// silence, so frame counts alone do not give audio time.
+    private var feedStarts: [(utteranceSample: Int64, audioSample: Int64)] = []
+    private var utteranceSamples: Int64 = 0
+    /// Natural log of PocketSphinx's log base (1.0001): converts its scores.
+    private static let naturalLogPerUnit = log(1.0001)
+    /// The keyphrase search's phone-loop penalty (`-kws_plp`). PocketSphinx's
+    /// default (1e-1) lets the free phone loop out-score a phrase said by some
+    /// voices at any threshold (flite's slt and kal16 were never spotted);
+    /// 1e-5 spots them, and the verifier refuses what it lets through
+    /// (docs/benchmark.md).
+    public static let phoneLoopPenalty = 1e-5
+    /// Samples per 10 ms frame at 16 kHz.
+    private static let frameSamples: Int64 = 160
+
+    /// Loads the acoustic model and dictionary and listens for `phrases` at
+    /// `threshold` (a likelihood ratio, e.g. 1e-30). Words the dictionary
+    /// lacks are added with `fallback`'s phones (letter-to-sound rules); a
+    /// phrase with a word that has none is refused with `engineFailed`.
+    public init(model: PocketSphinxModel, phrases: [String], threshold: Double,
+                fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"])
+        var folded: [String] = []
+        for phrase in phrases {
+            let words = TextNormalizer.words(phrase).joined(separator: " ")
+            guard !words.isEmpty, !folded.contains(words) else { continue }
+            guard engine.ensureWords(of: words, fallback: fallback) else {
+                throw .engineFailed(engine: "pocketsphinx", detail: "no pronunciation for a word of \"\(phrase)\"")
+            }
+            folded.append(words)
+        }
+        guard !folded.isEmpty else { throw .engineFailed(engine: "pocketsphinx", detail: "no phrase to spot") }
+        self.phrases = folded
+        self.modelName = model.directory
+        try Self.setKeyphrases(folded, threshold: threshold, on: engine)
+        loadedAdaptation = Adaptation(of: engine.handle)
+    }
+
+    /// PocketSphinx reads a list of several keyphrases only from a file, so
+    /// the list (configuration text, never audio) is written to a private
+    /// temporary file that is removed as soon as the search has read it.
+    private static func setKeyphrases(_ phrases: [String], threshold: Double, on engine: PocketSphinxDecoder) throws(TranscriberError) {
+        let path = FileManager.default.temporaryDirectory.path + "/ears-keyphrases-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let list = phrases.map { "\($0) /\(threshold)/\n" }.joined()
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .engineFailed(engine: "pocketsphinx", detail: "cannot write the keyphrase list in \(FileManager.default.temporaryDirectory.path)") }
+        defer { unlink(path) }
+        let written = list.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        guard written == list.utf8.count else { throw .engineFailed(engine: "pocketsphinx", detail: "cannot write the keyphrase list") }
+        try engine.call("ps_set_kws") { ps_set_kws($0, "wake", path) }
+        try engine.call("ps_set_search") { ps_set_search($0, "wake") }
+    }
+
+    deinit {
+        if decoding { ps_end_utt(engine.handle) }
+    }
+
+    public func start(atSample startSample: Int64) throws(TranscriberError) {
+        reset()
+        streamStartSample = startSample
+        try beginUtterance()
+    }
+
+    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+        guard decoding, !samples.isEmpty else { return [] }
+        feedStarts.append((utteranceSamples, startSample))
+        try engine.call("ps_process_raw") { decoder in
+            samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
+        }
+        utteranceSamples += Int64(samples.count)
+        let pieces = spotted()
+        let inSpeech = ps_get_in_speech(engine.handle) != 0
+        if inSpeech { inUtterance = true }
+        // A spotting, or the end of speech, closes the decoder's utterance:
+        // the first so the same sounds are not reported again, the second so
+        // decoding state stays bounded over hours.
+        if !pieces.isEmpty || (inUtterance && !inSpeech) {
+            try endUtterance()
+            try beginUtterance()
+        }
+        return pieces
+    }
+
+    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+        guard decoding else { return [] }
+        try endUtterance()
+        return spotted()
+    }
+
+    public func reset() {
+        if decoding { ps_end_utt(engine.handle) }
+        decoding = false
+        inUtterance = false
+        feedStarts.removeAll()
+        utteranceSamples = 0
+    }
+
+    public func forgetAdaptation() {
+        reset()
+        loadedAdaptation.restore(into: engine.handle)
+        ps_start_stream(engine.handle)
+    }
+
+    private func beginUtterance() throws(TranscriberError) {
+        feedStarts.removeAll()
+        utteranceSamples = 0
+        inUtterance = false
+        try engine.call("ps_start_utt") { ps_start_utt($0) }
+        decoding = true
+    }
+
+    private func endUtterance() throws(TranscriberError) {
+        try engine.call("ps_end_utt") { ps_end_utt($0) }
+        decoding = false
+    }
+
+    /// The detections the search reports now, as final pieces.
+    private func spotted() -> [TranscriptPiece] {
+        var pieces: [TranscriptPiece] = []
+        var segment = ps_seg_iter(engine.handle)
+        while let current = segment {
+            var startFrame: Int32 = 0, endFrame: Int32 = 0
+            ps_seg_frames(current, &startFrame, &endFrame)
+            var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
+            let ratio = ps_seg_prob(current, &acoustic, &language, &backoff)
+            if let word = ps_seg_word(current) {
+                utteranceNumber += 1
+                let frames = max(1, Double(endFrame - startFrame + 1))
+                pieces.append(TranscriptPiece(
+                    kind: .final, text: String(cString: word), utterance: utteranceNumber,
+                    startSeconds: seconds(atFrame: startFrame), endSeconds: seconds(atFrame: endFrame + 1),
+                    spotScore: Double(ratio) * Self.naturalLogPerUnit / frames))
+            }
+            segment = ps_seg_next(current)
+        }
+        return pieces
+    }
+
+    /// Audio time (seconds since the stream began) of a frame of the current utterance.
+    private func seconds(atFrame frame: Int32) -> Double {
+        let offset = Int64(frame) * Self.frameSamples
+        let start = feedStarts.last { $0.utteranceSample <= offset } ?? (0, streamStartSample)
+        return AudioFormat.seconds(ofSamples: start.audioSample + (offset - start.utteranceSample))
+    }
+}

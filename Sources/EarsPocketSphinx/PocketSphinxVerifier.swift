@@ -1,0 +1,108 @@
+import CPocketSphinx
+import EarsCore
+import Foundation
+
+/// The second look at a wake candidate, with PocketSphinx on its own decoder
+/// (the spotter's decoder is busy streaming). For a candidate window it runs
+/// three short searches over the same frames:
+/// - a free phone loop (context-independent phones, the phone bigram that
+///   ships with the model): what the audio sounds like with no phrase in mind;
+/// - the phrase alone, with optional silence around it (a forced alignment);
+/// - the phrase's sound-alikes as alternatives (when it has any).
+/// `VerifierCalibration` turns the scores into one number.
+///
+/// The acoustic model is loaded a second time (PocketSphinx 5prealpha
+/// cannot share one between decoders); docs/benchmark.md gives the peak RSS.
+/// Used from one thread.
+public final class PocketSphinxVerifier: WakeVerifier {
+    /// Average seconds per phone used for the expected phrase duration.
+    public static let secondsPerPhone = 0.08
+
+    private let engine: PocketSphinxDecoder
+    /// Search names and phones per phrase (folded text as key).
+    private var searches: [String: PhraseSearch] = [:]
+    private static let naturalLogPerUnit = log(1.0001)
+
+    private struct PhraseSearch {
+        var phraseSearch: String
+        var competitorSearch: String?
+        var phones: [String]
+    }
+
+    /// Loads the model with a phone-loop search and, for each phrase, a
+    /// search for it and one for its `soundAlikes` (phrase text → alikes;
+    /// alikes with unknown words are left out). Words the dictionary lacks
+    /// are added with `fallback`'s phones. Throws when the model cannot load.
+    public init(model: PocketSphinxModel, phrases: [String], soundAlikes: [String: [String]],
+                fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
+        let phoneModel = (model.languageModel as NSString).deletingLastPathComponent + "/en-us-phone.lm.bin"
+        guard FileManager.default.fileExists(atPath: phoneModel) else {
+            throw .modelMissing(engine: "pocketsphinx", path: phoneModel, install: PocketSphinxModel.installHint)
+        }
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes", "-lw", "2.0"])
+        try engine.call("ps_set_search") { ps_set_search($0, "_default") }
+        for (index, phrase) in phrases.enumerated() {
+            let words = TextNormalizer.words(phrase).joined(separator: " ")
+            guard !words.isEmpty, searches[words] == nil, engine.ensureWords(of: words, fallback: fallback),
+                  let phones = engine.phones(of: words) else { continue }
+            let phraseName = "phrase\(index)"
+            try engine.call("ps_set_jsgf_string") { ps_set_jsgf_string($0, phraseName, Self.grammar([words])) }
+            let alikes = (soundAlikes[phrase] ?? []).map { TextNormalizer.words($0).joined(separator: " ") }
+                .filter { !$0.isEmpty && $0 != words && engine.phones(of: $0) != nil && engine.phones(of: $0) != phones }
+            var competitorName: String?
+            if !alikes.isEmpty {
+                let name = "alikes\(index)"
+                try engine.call("ps_set_jsgf_string") { ps_set_jsgf_string($0, name, Self.grammar(alikes)) }
+                competitorName = name
+            }
+            searches[words] = PhraseSearch(phraseSearch: phraseName, competitorSearch: competitorName, phones: phones)
+        }
+    }
+
+    /// A JSGF grammar accepting exactly one of `alternatives`.
+    private static func grammar(_ alternatives: [String]) -> String {
+        "#JSGF V1.0;\ngrammar wake;\npublic <wake> = " + alternatives.joined(separator: " | ") + ";\n"
+    }
+
+    public func measure(phrase: String, audio: [Int16]) -> VerifierEvidence? {
+        let words = TextNormalizer.words(phrase).joined(separator: " ")
+        guard let search = searches[words], audio.count >= 1600 else { return nil }
+        do throws(TranscriberError) {
+            let loop = try engine.decodeWhole(audio, search: "_default")
+            let heardPhones = loop.text.split(separator: " ").map(String.init).filter { PocketSphinxPhones.known.contains($0) }
+            let alone = try engine.decodeWhole(audio, search: search.phraseSearch)
+            let phraseFrames = alone.text.isEmpty ? 0 : wordFrames()
+            var competitor: Double?
+            if let name = search.competitorSearch {
+                let best = try engine.decodeWhole(audio, search: name)
+                competitor = best.text.isEmpty ? nil : Double(best.score) * Self.naturalLogPerUnit
+            }
+            let frames = max(loop.frames, 1)
+            return VerifierEvidence(
+                frames: frames,
+                phraseScore: alone.text.isEmpty ? -.infinity : Double(alone.score) * Self.naturalLogPerUnit,
+                loopScore: Double(loop.score) * Self.naturalLogPerUnit,
+                competitorScore: competitor,
+                phoneMatch: PhoneAlignment.match(expected: search.phones, heard: heardPhones),
+                phraseSeconds: Double(phraseFrames) / 100,
+                expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Frames the last decode spent in real words (silence and fillers excluded).
+    private func wordFrames() -> Int {
+        var frames = 0
+        var segment = ps_seg_iter(engine.handle)
+        while let current = segment {
+            if let word = ps_seg_word(current), let first = String(cString: word).first, first != "<", first != "[", first != "+" {
+                var start: Int32 = 0, end: Int32 = 0
+                ps_seg_frames(current, &start, &end)
+                frames += Int(end - start + 1)
+            }
+            segment = ps_seg_next(current)
+        }
+        return frames
+    }
+}
