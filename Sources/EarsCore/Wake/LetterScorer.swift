@@ -1,14 +1,22 @@
-/// Letter-level scoring (`PhraseMatcher`): folded text, spaces removed.
+/// Letter-level scoring (`LetterMatcher`): folded text, spaces removed.
+///
+/// Stateless; one instance can serve any number of detectors.
 public final class LetterScorer: PhraseScorer {
+    /// A phrase form's folded letters, spaces removed (`LetterMatcher.letters`).
+    public typealias Prepared = [Character]
+
+    /// A letter scorer (it keeps no state).
     public init() {}
 
-    public func prepare(_ form: String) -> PreparedForm { PreparedForm(PhraseMatcher.letters(form)) }
+    /// The folded letters of `form`.
+    public func prepare(_ form: String) -> [Character] { LetterMatcher.letters(form) }
 
-    public func score(_ form: PreparedForm, before: String, newest: String) -> Double {
-        guard let phrase = form.payload as? [Character] else { return 0 }
-        let old = PhraseMatcher.letters(before)
-        let new = PhraseMatcher.letters(newest)
+    /// Best letter score of `form` ending in `newest`'s letters, 0…1; 0 when
+    /// `newest` has no letters.
+    public func score(_ form: [Character], before: String, newest: String) -> Double {
+        let old = LetterMatcher.letters(before)
+        let new = LetterMatcher.letters(newest)
         guard !new.isEmpty else { return 0 }
-        return PhraseMatcher.bestMatch(of: phrase, in: old + new, earliestEnd: old.count + 1)?.score ?? 0
+        return LetterMatcher.bestMatch(of: form, in: old + new, earliestEnd: old.count + 1)?.score ?? 0
     }
 }
