@@ -105,8 +105,7 @@ public enum Arguments {
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
-      soundalikes PHRASE [--json] [--count N]
-                                   print words and sentences that sound like PHRASE (test negatives)
+      soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version

@@ -7,8 +7,7 @@ import EarsCore
 /// It pronounces with the daemon's own pronouncer (`DetectorFactory.pronouncer(for:)`:
 /// the PocketSphinx dictionary, then letter-to-sound rules), so the phones it
 /// prints are the ones the phonetic matcher compares. Without a dictionary
-/// there are no neighbours, only the words alone; the command says so on
-/// stderr-free terms by printing what it has.
+/// there are no neighbours and no sentences, only the words alone.
 public enum SoundAlikesCommand {
     /// Runs the command; returns the exit status (always 0: an empty list is an answer).
     public static func run(_ options: SoundAlikesOptions, config: EarsConfig, output: (String) -> Void) -> Int32 {
