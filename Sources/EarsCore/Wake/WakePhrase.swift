@@ -7,6 +7,7 @@ public struct WakePhrase: Sendable, Equatable {
     /// Other written forms that count as the same phrase, e.g. "cordelia pippa".
     public var aliases: [String]
 
+    /// A phrase `text` that wakes at a score of `threshold` (0…1) or more, also when written as one of `aliases`.
     public init(text: String, threshold: Double = WakeDetector.defaultThreshold, aliases: [String] = []) {
         self.text = text
         self.threshold = threshold
