@@ -14,6 +14,8 @@ public enum Invocation: Equatable {
     case follow(ConfigOverrides, wav: Bool)
     /// `ears model status [--json]`: which engines' models are installed.
     case modelStatus(ConfigOverrides, json: Bool)
+    /// `ears soundalikes "PHRASE" [--json] [--count N]`: sound-alikes of a phrase, to test against.
+    case soundAlikes(SoundAlikesOptions)
     /// `ears check-config`: parse the configuration and report.
     case checkConfig(ConfigOverrides)
     /// `ears --version`.
@@ -91,6 +93,18 @@ public struct ScanOptions: Equatable {
     public init() {}
 }
 
+/// `ears soundalikes` options.
+public struct SoundAlikesOptions: Equatable {
+    public var overrides = ConfigOverrides()
+    /// The phrase (several operands are joined with spaces).
+    public var phrase = ""
+    /// `--json`: one object per line instead of one text per line.
+    public var json = false
+    /// `--count N`: at most N neighbours (the words alone and sentences come on top).
+    public var count = SoundAlikeGenerator.defaultCount
+    public init() {}
+}
+
 /// A command-line mistake, said in one line with what is allowed.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String
@@ -108,6 +122,7 @@ public enum Arguments {
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
+      soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
@@ -158,6 +173,26 @@ public enum Arguments {
             options.files = rest
             guard !options.files.isEmpty else { throw UsageError(description: "ears scan: give at least one audio file") }
             return .scan(options)
+        case "soundalikes":
+            var options = SoundAlikesOptions()
+            try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
+                switch flag {
+                case "--json": options.json = true
+                case "--count":
+                    let text = try value()
+                    guard let count = Int(text), count >= 0, count <= 1000 else {
+                        throw UsageError(description: "ears soundalikes: --count \(text) is not a whole number from 0 to 1000")
+                    }
+                    options.count = count
+                default: return false
+                }
+                return true
+            }
+            options.phrase = rest.joined(separator: " ")
+            guard !LetterMatcher.letters(options.phrase).isEmpty else {
+                throw UsageError(description: "ears soundalikes: give a phrase with letters, e.g. ears soundalikes \"hey cordelia\"")
+            }
+            return .soundAlikes(options)
         case "follow":
             var overrides = ConfigOverrides()
             var wav = false
@@ -192,7 +227,7 @@ public enum Arguments {
             default: return .checkConfig(overrides)
             }
         default:
-            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, follow, check-config, model status, --version, --help")
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, follow, soundalikes, check-config, model status, --version, --help")
         }
     }
 

@@ -30,10 +30,10 @@ public enum DetectorFactory {
     /// A detector for `config`, sharing `pronouncer` (make it once with
     /// `pronouncer(for:)`; it is immutable).
     public static func make(for config: EarsConfig, pronouncer: any Pronouncer) -> WakeDetector {
-        let scorer: any PhraseScorer = switch config.matching {
-        case .phonetic: PhoneticScorer(pronouncer: pronouncer)
-        case .letters: LetterScorer()
+        let scoring: WakeDetector.Scoring = switch config.matching {
+        case .phonetic: .phonetic(PhoneticScorer(pronouncer: pronouncer))
+        case .letters: .letters(LetterScorer())
         }
-        return WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds, scorer: scorer)
+        return WakeDetector(phrases: config.phrases, refractorySeconds: config.refractorySeconds, scoring: scoring)
     }
 }

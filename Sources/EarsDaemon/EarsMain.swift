@@ -73,6 +73,9 @@ public enum EarsMain {
         case let .modelStatus(overrides, json):
             guard let config = loadConfig(overrides) else { return ExitCode.config }
             return ModelStatusCommand.run(config: config, json: json, output: say)
+        case let .soundAlikes(options):
+            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
+            return SoundAlikesCommand.run(options, config: config, output: say)
         case let .scan(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return ScanCommand.run(options, config: config, output: say, errors: printError)

@@ -36,8 +36,8 @@ import Testing
     }
 
     @Test func aNearSpellingScoresBelowOneButAboveAnUnrelatedOne() {
-        let near = PhraseMatcher.score(of: "hey cordelia", in: "hey cordelio")
-        let far = PhraseMatcher.score(of: "hey cordelia", in: "what is the time")
+        let near = LetterMatcher.score(of: "hey cordelia", in: "hey cordelio")
+        let far = LetterMatcher.score(of: "hey cordelia", in: "what is the time")
         #expect(near > 0.9 && near < 1)
         #expect(far < 0.5)
     }
@@ -158,7 +158,7 @@ import Testing
     """), LetterToSoundPronouncer()])
 
     @Test func soundAlikeWordsWakeThePhoneticDetectorButNotTheLetterOne() {
-        var phonetic = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scorer: PhoneticScorer(pronouncer: pronouncer))
+        var phonetic = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scoring: .phonetic(PhoneticScorer(pronouncer: pronouncer)))
         var letters = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")])
         let piece = final("cake or deli on what for dinner", utterance: 1, at: 2)
         #expect(letters.consider(piece, recent: [piece]) == nil)
@@ -169,7 +169,7 @@ import Testing
 
     @Test func thePhoneticDetectorStillFiresOncePerUtterance() {
         var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], refractorySeconds: 0,
-                                    scorer: PhoneticScorer(pronouncer: pronouncer))
+                                    scoring: .phonetic(PhoneticScorer(pronouncer: pronouncer)))
         let guess = volatile("hey card eliot", utterance: 1, at: 1)
         #expect(detector.consider(guess, recent: [guess]) != nil)
         let settled = final("hey card eliot what for dinner", utterance: 1, at: 2)
@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func unrelatedSpeechDoesNotWakeThePhoneticDetector() {
-        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scorer: PhoneticScorer(pronouncer: pronouncer))
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia")], scoring: .phonetic(PhoneticScorer(pronouncer: pronouncer)))
         let piece = final("what for dinner", utterance: 1, at: 2)
         #expect(detector.consider(piece, recent: [piece]) == nil)
     }

@@ -124,7 +124,7 @@ public enum ConfigParser {
         switchKey(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.voskGrammar = $1 },
         Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa") { config, value, seen in
             let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
-            guard let text = parts.first, !PhraseMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
+            guard let text = parts.first, !LetterMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
             var phrase = WakePhrase(text: text)
             if parts.count >= 2, !parts[1].isEmpty {
                 guard let threshold = Double(parts[1]), threshold >= 0.05, threshold <= 1 else { return "the threshold is not a number from 0.05 to 1.0" }
@@ -132,7 +132,7 @@ public enum ConfigParser {
             }
             if parts.count == 3 {
                 phrase.aliases = parts[2].split(separator: ",").map { String($0).trimmingSpaces }
-                guard !phrase.aliases.isEmpty, phrase.aliases.allSatisfy({ !PhraseMatcher.letters($0).isEmpty }) else {
+                guard !phrase.aliases.isEmpty, phrase.aliases.allSatisfy({ !LetterMatcher.letters($0).isEmpty }) else {
                     return "an alias has no letters"
                 }
             }

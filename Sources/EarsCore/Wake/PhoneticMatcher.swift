@@ -2,7 +2,7 @@
 ///
 /// Both sides are spelled as sounds (`PhoneticSpeller`: dictionary phones for
 /// English, jamo for Hangul, letters for anything else) and aligned the way
-/// `PhraseMatcher` aligns letters: the phrase may sit anywhere in the text
+/// `LetterMatcher` aligns letters: the phrase may sit anywhere in the text
 /// (approximate substring matching, Sellers' algorithm, free start and end),
 /// and the cost is the cheapest way of turning some stretch of the text into
 /// the phrase. Unlike letters, edits are weighted by how close two sounds are

@@ -22,24 +22,27 @@ public final class PhoneticScorer: PhraseScorer {
     }
 
     /// A phrase form, spelled in sounds and in letters.
-    private struct Form {
-        let sounds: SoundSequence
-        let letters: PreparedForm
+    public struct Prepared: Sendable {
+        /// The form's sounds (`PhoneticMatcher.spell`).
+        public let sounds: SoundSequence
+        /// The form's folded letters, for the letter score it never falls below.
+        public let letters: LetterScorer.Prepared
     }
 
-    public func prepare(_ form: String) -> PreparedForm {
-        PreparedForm(Form(sounds: matcher.spell(form), letters: letters.prepare(form)))
+    /// Spells `form` in sounds and in letters.
+    public func prepare(_ form: String) -> Prepared {
+        Prepared(sounds: matcher.spell(form), letters: letters.prepare(form))
     }
 
-    public func score(_ form: PreparedForm, before: String, newest: String) -> Double {
-        guard let form = form.payload as? Form else { return 0 }
+    /// The larger of the sound score and the letter score of `form` ending in
+    /// `newest`, 0…1.
+    public func score(_ form: Prepared, before: String, newest: String) -> Double {
         let byLetters = letters.score(form.letters, before: before, newest: newest)
         let old = cachedBefore.spelling(of: before, with: matcher)
         let text = old + cachedNewest.spelling(of: newest, with: matcher)
         let bySound = matcher.bestMatch(of: form.sounds, in: text, earliestEndWord: old.wordCount)?.score ?? 0
         return max(byLetters, bySound)
     }
-
 }
 
 /// One remembered spelling: every phrase form is scored against the same text.

@@ -1,68 +1,3 @@
-/// A phrase the detector listens for, as written text.
-public struct WakePhrase: Sendable, Equatable {
-    /// The phrase as the user wrote it, e.g. "hey cordelia". Wakes report this text.
-    public var text: String
-    /// Lowest score (0…1) that counts as a wake.
-    public var threshold: Double
-    /// Other written forms that count as the same phrase, e.g. "cordelia pippa".
-    public var aliases: [String]
-
-    public init(text: String, threshold: Double = WakeDetector.defaultThreshold, aliases: [String] = []) {
-        self.text = text
-        self.threshold = threshold
-        self.aliases = aliases
-    }
-
-    /// The phrase and its aliases, the phrase first.
-    public var forms: [String] { [text] + aliases }
-}
-
-/// A heard phrase. Carries the phrase and numbers, never the words around it.
-public struct WakeEvent: Sendable, Equatable {
-    /// The configured phrase text that matched (never an alias or transcript words).
-    public var phrase: String
-    /// Match score, 0…1.
-    public var score: Double
-    /// Audio time of the decision, seconds since the stream started.
-    public var audioSeconds: Double
-    /// The utterance the phrase was found in.
-    public var utterance: Int
-    /// Whether it fired on a volatile guess (before the engine settled) or a final piece.
-    public var pieceKind: TranscriptPiece.Kind = .final
-}
-
-/// Scores a written phrase form against recent transcript text. The letter
-/// scorer is the built-in one; a phonetic scorer compares sounds instead.
-public protocol PhraseScorer: AnyObject {
-    /// Prepares a phrase form once (spelling, pronunciation) for repeated scoring.
-    func prepare(_ form: String) -> PreparedForm
-    /// Best score 0…1 of `form` in `before` + `newest` whose match ends inside
-    /// `newest` (so old words never fire twice). `before` may be empty.
-    func score(_ form: PreparedForm, before: String, newest: String) -> Double
-}
-
-/// A phrase form made ready by a `PhraseScorer`; opaque to the detector.
-public struct PreparedForm: @unchecked Sendable {
-    // @unchecked: the payload is written once at preparation and only read after.
-    public let payload: Any
-    public init(_ payload: Any) { self.payload = payload }
-}
-
-/// Letter-level scoring (`PhraseMatcher`): folded text, spaces removed.
-public final class LetterScorer: PhraseScorer {
-    public init() {}
-
-    public func prepare(_ form: String) -> PreparedForm { PreparedForm(PhraseMatcher.letters(form)) }
-
-    public func score(_ form: PreparedForm, before: String, newest: String) -> Double {
-        guard let phrase = form.payload as? [Character] else { return 0 }
-        let old = PhraseMatcher.letters(before)
-        let new = PhraseMatcher.letters(newest)
-        guard !new.isEmpty else { return 0 }
-        return PhraseMatcher.bestMatch(of: phrase, in: old + new, earliestEnd: old.count + 1)?.score ?? 0
-    }
-}
-
 /// The wake detector: text matching over the ear's recent pieces.
 ///
 /// A pure value apart from its scorer: it is handed each new piece with the
@@ -72,7 +7,22 @@ public final class LetterScorer: PhraseScorer {
 /// piece does not fire again when that utterance turns final) and keeps a
 /// refractory time per phrase (default 2 s of audio). Scores just under a
 /// threshold count as near misses, once per utterance, content-free.
+///
+/// The scorer is chosen with `Scoring`, a closed enum of the two scorers,
+/// rather than by making the detector generic: `WakeDetector<Scorer>` would
+/// ripple into every holder (the listen service swaps detectors on reload,
+/// possibly between scorers), and an existential would hide each scorer's
+/// typed `Prepared` form. Inside, one generic `ScoredForms<Scorer>` keeps a
+/// scorer with its own prepared forms, so the scoring loop is written once.
 public struct WakeDetector {
+    /// How phrases are scored: by letters or by sound.
+    public enum Scoring {
+        /// Letter matching (`LetterScorer`): exact spelling tolerances only.
+        case letters(LetterScorer)
+        /// Sound matching (`PhoneticScorer`): sound-alike words count.
+        case phonetic(PhoneticScorer)
+    }
+
     /// Score needed when a phrase does not set its own.
     public static let defaultThreshold = 0.8
     /// Audio seconds after a wake during which the same phrase cannot fire again.
@@ -89,22 +39,24 @@ public struct WakeDetector {
     /// Utterances whose best score fell within `nearMissMargin` under a threshold without waking.
     public private(set) var nearMisses = 0
 
-    private let scorer: any PhraseScorer
-    private let prepared: [[PreparedForm]]
+    /// The scorer with every phrase's forms prepared for it.
+    private let forms: Forms
     private var firedUtterances: [Int] = []
     private var nearMissUtterances: [Int] = []
     private var lastWakeSeconds: [Double?]
 
     /// Makes a detector for `phrases` (phrases without letters are ignored),
-    /// scoring with `scorer` (letters by default).
+    /// scoring with `scoring` (letters by default). Each phrase form is
+    /// prepared once, here.
     public init(phrases: [WakePhrase], refractorySeconds: Double = WakeDetector.defaultRefractorySeconds,
-                scorer: any PhraseScorer = LetterScorer()) {
-        let usable = phrases.filter { !PhraseMatcher.letters($0.text).isEmpty }
+                scoring: Scoring = .letters(LetterScorer())) {
+        let usable = phrases.filter { !LetterMatcher.letters($0.text).isEmpty }
         self.phrases = usable
         self.refractorySeconds = refractorySeconds
-        self.scorer = scorer
-        self.prepared = usable.map { phrase in
-            phrase.forms.filter { !PhraseMatcher.letters($0).isEmpty }.map(scorer.prepare)
+        let texts = usable.map { phrase in phrase.forms.filter { !LetterMatcher.letters($0).isEmpty } }
+        switch scoring {
+        case let .letters(scorer): forms = .letters(ScoredForms(scorer: scorer, texts: texts))
+        case let .phonetic(scorer): forms = .phonetic(ScoredForms(scorer: scorer, texts: texts))
         }
         self.lastWakeSeconds = Array(repeating: nil, count: usable.count)
     }
@@ -117,7 +69,7 @@ public struct WakeDetector {
     /// words never fire twice. Returns a wake or nil.
     public mutating func consider(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> WakeEvent? {
         guard !firedUtterances.contains(newest.utterance) else { return nil }
-        guard !PhraseMatcher.letters(newest.text).isEmpty else { return nil }
+        guard !LetterMatcher.letters(newest.text).isEmpty else { return nil }
         // An utterance that already fired lends no words: its phrase was heard.
         let before = recent.last { $0.kind == .final && $0.utterance != newest.utterance }
             .flatMap { firedUtterances.contains($0.utterance) ? nil : $0 }
@@ -125,7 +77,7 @@ public struct WakeDetector {
         var best: (index: Int, score: Double)?
         var nearMiss = false
         for (index, phrase) in phrases.enumerated() {
-            let score = prepared[index].map { scorer.score($0, before: before?.text ?? "", newest: newest.text) }.max() ?? 0
+            let score = forms.best(ofPhrase: index, before: before?.text ?? "", newest: newest.text)
             guard score >= phrase.threshold else {
                 if score >= phrase.threshold - WakeDetector.nearMissMargin { nearMiss = true }
                 continue
@@ -162,5 +114,34 @@ public struct WakeDetector {
     private func remember(_ utterance: Int, in list: inout [Int]) {
         list.append(utterance)
         if list.count > WakeDetector.rememberedUtterances { list.removeFirst() }
+    }
+
+    /// The scorer in use with its prepared forms; one case per `Scoring` case.
+    private enum Forms {
+        case letters(ScoredForms<LetterScorer>)
+        case phonetic(ScoredForms<PhoneticScorer>)
+
+        func best(ofPhrase index: Int, before: String, newest: String) -> Double {
+            switch self {
+            case let .letters(forms): forms.best(ofPhrase: index, before: before, newest: newest)
+            case let .phonetic(forms): forms.best(ofPhrase: index, before: before, newest: newest)
+            }
+        }
+    }
+}
+
+/// A scorer and each phrase's forms prepared by it (phrase order, then form order).
+private struct ScoredForms<Scorer: PhraseScorer> {
+    let scorer: Scorer
+    let prepared: [[Scorer.Prepared]]
+
+    init(scorer: Scorer, texts: [[String]]) {
+        self.scorer = scorer
+        prepared = texts.map { $0.map(scorer.prepare) }
+    }
+
+    /// The best score, 0…1, of any form of phrase `index`; 0 if it has none.
+    func best(ofPhrase index: Int, before: String, newest: String) -> Double {
+        prepared[index].map { scorer.score($0, before: before, newest: newest) }.max() ?? 0
     }
 }

@@ -6,7 +6,7 @@
 /// matching, Sellers' algorithm): the cost is the fewest letter insertions,
 /// deletions and substitutions that turn some stretch of the text into the
 /// phrase, and the score is `1 - cost / phrase letters`, clamped to 0…1.
-public enum PhraseMatcher {
+public enum LetterMatcher {
     /// The best match of a phrase in a text.
     public struct Match: Sendable, Equatable {
         /// 0…1; 1 is an exact occurrence.
