@@ -21,10 +21,23 @@ public enum DetectorFactory {
         return PronouncerChain(members)
     }
 
+    /// Sound-alikes per phrase that the verifier weighs each candidate against.
+    public static let competitorsPerPhrase = 20
+
     /// The sound-alikes of each configured phrase (phrase text → alikes),
-    /// the verifier's competitors at run time.
+    /// the verifier's competitors at run time: its near neighbours and its
+    /// words alone (`SoundAlikeGenerator`), not the carrier sentences. Only
+    /// when the verifier is on (the generator scans the dictionary, ~0.1 s).
     public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
-        [:]
+        guard config.verifier, config.engine == .pocketsphinx else { return [:] }
+        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
+        let generator = SoundAlikeGenerator(dictionary: dictionary)
+        var result: [String: [String]] = [:]
+        for phrase in config.phrases {
+            result[phrase.text] = generator.soundAlikes(of: phrase.text, count: competitorsPerPhrase)
+                .filter { $0.kind != .sentence }.map(\.text)
+        }
+        return result
     }
 
     /// A detector for `config`, sharing `pronouncer` (make it once with

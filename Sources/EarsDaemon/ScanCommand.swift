@@ -10,7 +10,9 @@ import EarsFiles
 /// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
 /// time; `chunks` and `fed` are the ears' meters summed over files). A wake
 /// line also says which `piece` it fired on: `volatile` or `final`. The
-/// summary also counts `refused` (candidates the verifier turned down). With
+/// summary also counts `refused` (candidates the verifier turned down) and
+/// says what was in front of and behind the engine (`noise_suppression`:
+/// `speexdsp -15 dB` or `off`; `verifier`: true or false). With
 /// `--candidates`, every candidate the verifier judged is one line
 /// `{"event":"candidate","file":F,"phrase":P,"t":T,"score":S,"competitor_wins":B,"accepted":B,<features>}`
 /// (numbers only; `bench/fit_verifier.py` fits the verifier on them). A file that cannot
@@ -114,6 +116,8 @@ public enum ScanCommand {
                 ("load_s", JSONText.number(loadSeconds, places: 3)),
                 ("chunks", String(chunks)), ("fed", String(fed)), ("near_misses", String(nearMisses)),
                 ("refused", String(refused)),
+                ("noise_suppression", JSONText.string(config.noiseSuppression ? "speexdsp \(config.noiseSuppressionDecibels) dB" : "off")),
+                ("verifier", verifier == nil ? "false" : "true"),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")
@@ -131,8 +135,14 @@ public enum ScanCommand {
             ("accepted", candidate.accepted ? "true" : "false"),
         ]
         for (name, value) in zip(VerifierCalibration.featureNames, candidate.features) {
-            fields.append((name, JSONText.number(value, places: 4)))
+            fields.append((name, JSONText.number(value, places: 6)))
         }
+        let evidence = candidate.evidence
+        let finite = { (value: Double) in value.isFinite ? JSONText.number(value, places: 2) : "null" }
+        fields += [("frames", String(evidence.frames)), ("phrase_score", finite(evidence.phraseScore)),
+                   ("loop_score", finite(evidence.loopScore)),
+                   ("competitor_score", evidence.competitorScore.map(finite) ?? "null"),
+                   ("phrase_s", JSONText.number(evidence.phraseSeconds, places: 2))]
         return JSONText.object(fields)
     }
 }

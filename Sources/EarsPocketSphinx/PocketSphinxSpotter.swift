@@ -12,9 +12,10 @@ import Foundation
 /// Seen as a `Transcriber`, each spotting is one final piece whose text is
 /// the phrase (as written in the key list), whose times bound the phrase, and
 /// whose `spotScore` is the spotter's ratio per frame. Nothing else is ever
-/// transcribed. Utterances follow PocketSphinx's voice activity detector
-/// (bounded decoding state); a spotting also ends the utterance, so the same
-/// sounds are not reported twice.
+/// transcribed. PocketSphinx's own voice detector is off (every frame is
+/// searched, so frames map to audio time exactly); the decoder's utterance
+/// ends at a spotting (so the same sounds are not reported twice), at a gap
+/// the speech gate left, and after 30 s (bounded decoding state).
 public final class PocketSphinxSpotter: Transcriber {
     public let engineName = "pocketsphinx"
     public let modelName: String
@@ -24,14 +25,25 @@ public final class PocketSphinxSpotter: Transcriber {
     private let engine: PocketSphinxDecoder
     private let loadedAdaptation: Adaptation
     private var decoding = false
-    private var inUtterance = false
     private var streamStartSample: Int64 = 0
     private var utteranceNumber = 0
-    /// Where each fed buffer of the current decoder utterance started:
-    /// samples into the utterance, and audio time in samples. A gate may skip
-    /// silence, so frame counts alone do not give audio time.
+    /// Where each buffer fed in the current decoder utterance started:
+    /// samples into the utterance, and audio time in samples. Every frame
+    /// is searched (PocketSphinx's own voice detector is off), so frame f
+    /// starts f × 160 samples into the utterance; a gate may skip silence
+    /// between buffers, which this list bridges.
     private var feedStarts: [(utteranceSample: Int64, audioSample: Int64)] = []
     private var utteranceSamples: Int64 = 0
+    /// Audio time (samples) just past the last buffer fed.
+    private var fedEndSample: Int64 = 0
+    /// Frames of the decoder utterances before the current one since the
+    /// stream started: the keyphrase search of Debian's PocketSphinx
+    /// numbers its detections' frames from the stream's start, not from the
+    /// utterance's (`ps_start_stream` starts the count again).
+    private var earlierFrames: Int64 = 0
+    /// Longest decoder utterance, in samples (30 s): with the gate off and
+    /// endless noise nothing else would end it, and its state would grow.
+    private static let longestUtteranceSamples: Int64 = 30 * Int64(AudioFormat.sampleRate)
     /// Natural log of PocketSphinx's log base (1.0001): converts its scores.
     private static let naturalLogPerUnit = log(1.0001)
     /// The keyphrase search's phone-loop penalty (`-kws_plp`). PocketSphinx's
@@ -49,7 +61,7 @@ public final class PocketSphinxSpotter: Transcriber {
     /// phrase with a word that has none is refused with `engineFailed`.
     public init(model: PocketSphinxModel, phrases: [String], threshold: Double,
                 fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
-        engine = try PocketSphinxDecoder(model: model, arguments: ["-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"])
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-remove_silence", "no", "-kws_threshold", "\(threshold)", "-kws_plp", ProcessInfo.processInfo.environment["EARS_KWS_PLP"] ?? "\(Self.phoneLoopPenalty)"])
         var folded: [String] = []
         for phrase in phrases {
             let words = TextNormalizer.words(phrase).joined(separator: " ")
@@ -89,23 +101,28 @@ public final class PocketSphinxSpotter: Transcriber {
     public func start(atSample startSample: Int64) throws(TranscriberError) {
         reset()
         streamStartSample = startSample
+        fedEndSample = startSample
         try beginUtterance()
     }
 
     public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         guard decoding, !samples.isEmpty else { return [] }
+        // A gap (the gate skipped silence) is a natural place to start a new
+        // decoder utterance, which keeps its state bounded over hours.
+        if utteranceSamples > 0 && (startSample != fedEndSample || utteranceSamples >= Self.longestUtteranceSamples) {
+            try endUtterance()
+            try beginUtterance()
+        }
         feedStarts.append((utteranceSamples, startSample))
         try engine.call("ps_process_raw") { decoder in
             samples.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
         }
         utteranceSamples += Int64(samples.count)
+        fedEndSample = startSample + Int64(samples.count)
         let pieces = spotted()
-        let inSpeech = ps_get_in_speech(engine.handle) != 0
-        if inSpeech { inUtterance = true }
-        // A spotting, or the end of speech, closes the decoder's utterance:
-        // the first so the same sounds are not reported again, the second so
-        // decoding state stays bounded over hours.
-        if !pieces.isEmpty || (inUtterance && !inSpeech) {
+        // A spotting closes the decoder's utterance, so the same sounds are
+        // not reported again.
+        if !pieces.isEmpty {
             try endUtterance()
             try beginUtterance()
         }
@@ -119,9 +136,11 @@ public final class PocketSphinxSpotter: Transcriber {
     }
 
     public func reset() {
-        if decoding { ps_end_utt(engine.handle) }
+        if decoding {
+            ps_end_utt(engine.handle)
+            earlierFrames += Int64(ps_get_n_frames(engine.handle))
+        }
         decoding = false
-        inUtterance = false
         feedStarts.removeAll()
         utteranceSamples = 0
     }
@@ -130,12 +149,12 @@ public final class PocketSphinxSpotter: Transcriber {
         reset()
         loadedAdaptation.restore(into: engine.handle)
         ps_start_stream(engine.handle)
+        earlierFrames = 0
     }
 
     private func beginUtterance() throws(TranscriberError) {
         feedStarts.removeAll()
         utteranceSamples = 0
-        inUtterance = false
         try engine.call("ps_start_utt") { ps_start_utt($0) }
         decoding = true
     }
@@ -143,6 +162,7 @@ public final class PocketSphinxSpotter: Transcriber {
     private func endUtterance() throws(TranscriberError) {
         try engine.call("ps_end_utt") { ps_end_utt($0) }
         decoding = false
+        earlierFrames += Int64(ps_get_n_frames(engine.handle))
     }
 
     /// The detections the search reports now, as final pieces.
@@ -159,7 +179,7 @@ public final class PocketSphinxSpotter: Transcriber {
                 let frames = max(1, Double(endFrame - startFrame + 1))
                 pieces.append(TranscriptPiece(
                     kind: .final, text: String(cString: word), utterance: utteranceNumber,
-                    startSeconds: seconds(atFrame: startFrame), endSeconds: seconds(atFrame: endFrame + 1),
+                    startSeconds: seconds(atFrame: Int64(startFrame)), endSeconds: seconds(atFrame: Int64(endFrame) + 1),
                     spotScore: Double(ratio) * Self.naturalLogPerUnit / frames))
             }
             segment = ps_seg_next(current)
@@ -168,9 +188,9 @@ public final class PocketSphinxSpotter: Transcriber {
     }
 
     /// Audio time (seconds since the stream began) of a frame of the current utterance.
-    private func seconds(atFrame frame: Int32) -> Double {
-        let offset = Int64(frame) * Self.frameSamples
-        let start = feedStarts.last { $0.utteranceSample <= offset } ?? (0, streamStartSample)
+    private func seconds(atFrame frame: Int64) -> Double {
+        let offset = (frame - earlierFrames) * Self.frameSamples
+        let start = feedStarts.last { $0.utteranceSample <= offset } ?? (0, fedEndSample)
         return AudioFormat.seconds(ofSamples: start.audioSample + (offset - start.utteranceSample))
     }
 }

@@ -9,12 +9,15 @@ final class ScriptedTranscriber: Transcriber {
     var script: [Int: [TranscriptPiece]]
     private(set) var feeds = 0
     private(set) var started = 0
+    /// The samples of every feed, in order.
+    private(set) var fedSamples: [[Int16]] = []
 
     init(script: [Int: [TranscriptPiece]] = [:]) { self.script = script }
 
     func start(atSample startSample: Int64) throws(TranscriberError) { started += 1; feeds = 0 }
     func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         defer { feeds += 1 }
+        fedSamples.append(samples)
         return script[feeds] ?? []
     }
     func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }

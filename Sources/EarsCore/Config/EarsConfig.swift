@@ -12,8 +12,9 @@ public struct EarsConfig: Sendable, Equatable {
     public static let defaultNoiseSuppressionDecibels = -15
     /// Keyphrase threshold when none is configured (see docs/benchmark.md).
     public static let defaultSpotterThreshold = 1e-30
-    /// Verifier threshold when none is configured (see docs/benchmark.md).
-    public static let defaultVerifierThreshold = 0.5
+    /// Verifier threshold when none is configured: chosen by
+    /// bench/fit_verifier.py with the weights (`VerifierWeights`).
+    public static let defaultVerifierThreshold = VerifierWeights.threshold
     /// Mode of the status socket file when none is configured.
     public static let defaultSocketMode: UInt32 = 0o660
 

@@ -27,6 +27,8 @@ public final class WakeJudge {
         public var competitorWins: Bool
         /// Whether it woke.
         public var accepted: Bool
+        /// The measurements the features were computed from.
+        public var evidence: VerifierEvidence
     }
 
     /// The detector (text matching over the engine's pieces).
@@ -66,7 +68,7 @@ public final class WakeJudge {
         let score = calibration.score(features)
         let accepted = score >= threshold && !evidence.competitorWins
         onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
-                               competitorWins: evidence.competitorWins, accepted: accepted))
+                               competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence))
         guard accepted else {
             refused += 1
             return nil

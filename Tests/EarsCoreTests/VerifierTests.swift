@@ -1,0 +1,124 @@
+import EarsCore
+import Foundation
+import Testing
+
+/// The verifier's arithmetic and the judge around it, without an engine.
+@Suite struct VerifierTests {
+    private func evidence(phrase: Double = -900, loop: Double = -1000, competitor: Double? = nil,
+                          phones: Double = 0.8, seconds: Double = 0.8, expected: Double = 0.8) -> VerifierEvidence {
+        VerifierEvidence(frames: 100, phraseScore: phrase, loopScore: loop, competitorScore: competitor,
+                         phoneMatch: phones, phraseSeconds: seconds, expectedSeconds: expected)
+    }
+
+    @Test("features are per-frame ratios, the phone match and the log duration ratio, in order")
+    func featuresAreComputedInTheirDocumentedOrder() {
+        let features = VerifierCalibration.features(evidence(competitor: -950, seconds: 1.6), spotScore: 0.3)
+        #expect(features.count == VerifierCalibration.featureNames.count)
+        #expect(features[0] == 0.3)
+        #expect(abs(features[1] - 1.0) < 1e-9)   // (−900 − −1000) / 100
+        #expect(abs(features[2] - 0.5) < 1e-9)   // (−900 − −950) / 100
+        #expect(features[3] == 0.8)
+        #expect(abs(features[4] - 0.6931) < 1e-3) // |ln 2|
+    }
+
+    @Test("a phrase path that was never found counts as the worst value, not as infinity")
+    func aMissingPhrasePathIsClamped() {
+        let features = VerifierCalibration.features(evidence(phrase: -.infinity, seconds: 0), spotScore: nil)
+        #expect(features[0] == 0)
+        #expect(features[1] == -VerifierCalibration.featureLimit)
+        #expect(features[4] == VerifierCalibration.featureLimit)
+    }
+
+    @Test("the score is the logistic of the weighted sum")
+    func theScoreIsLogistic() {
+        let calibration = VerifierCalibration(bias: -1, weights: [0, 2, 0, 0, 0])
+        #expect(abs(calibration.score([0, 0.5, 0, 0, 0]) - 0.5) < 1e-12)
+        #expect(calibration.score([0, 3, 0, 0, 0]) > 0.99)
+        #expect(calibration.score([0, -3, 0, 0, 0]) < 0.01)
+    }
+
+    @Test("a sound-alike that explains the window better refuses the candidate whatever its score")
+    func aWinningCompetitorRefuses() {
+        let calibration = VerifierCalibration(bias: 10, weights: [0, 0, 0, 0, 0])
+        let won = calibration.verdict(evidence(phrase: -900, competitor: -890), spotScore: nil, threshold: 0.5)
+        #expect(won.score > 0.99)
+        #expect(!won.accepted)
+        let lost = calibration.verdict(evidence(phrase: -900, competitor: -910), spotScore: nil, threshold: 0.5)
+        #expect(lost.accepted)
+    }
+
+    @Test("phone alignment is one minus edits over the expected phones")
+    func phoneAlignmentCountsEdits() {
+        let expected = ["HH", "EY", "K", "AO", "R", "D", "IY", "L", "IY", "AH"]
+        #expect(PhoneAlignment.match(expected: expected, heard: expected) == 1)
+        var cornelia = expected
+        cornelia[5] = "N"
+        #expect(abs(PhoneAlignment.match(expected: expected, heard: cornelia) - 0.9) < 1e-12)
+        #expect(PhoneAlignment.match(expected: expected, heard: []) == 0)
+        #expect(PhoneAlignment.match(expected: [], heard: expected) == 0)
+    }
+
+    @Test("the fitted calibration has one weight per feature and a threshold inside the allowed range")
+    func theFittedCalibrationIsWellFormed() {
+        #expect(VerifierCalibration.fitted.weights.count == VerifierCalibration.featureNames.count)
+        #expect(EarsConfig.defaultVerifierThreshold >= 0.01 && EarsConfig.defaultVerifierThreshold <= 0.99)
+    }
+}
+
+/// A verifier that answers what the test says, and records the windows it was given.
+final class ScriptedVerifier: WakeVerifier {
+    var answer: VerifierEvidence?
+    private(set) var windows: [[Int16]] = []
+    init(answer: VerifierEvidence?) { self.answer = answer }
+    func measure(phrase: String, audio: [Int16]) -> VerifierEvidence? {
+        windows.append(audio)
+        return answer
+    }
+}
+
+/// The judge: detector first, verifier second.
+@Suite struct WakeJudgeTests {
+    private func spotted(at seconds: Double) -> TranscriptPiece {
+        TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1, startSeconds: seconds - 0.8,
+                        endSeconds: seconds, spotScore: 0.2)
+    }
+
+    private func ear(seconds: Double) throws -> Ear {
+        let ear = Ear(transcriber: ScriptedTranscriber(), monotonicSeconds: { 0 })
+        try ear.start()
+        var start: Int64 = 0
+        while AudioFormat.seconds(ofSamples: start) < seconds {
+            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
+            start += 1600
+        }
+        return ear
+    }
+
+    @Test("a candidate the verifier scores under the threshold does not wake and is counted as refused")
+    func aLowScoreIsRefused() throws {
+        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
+                                                                 phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8))
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0]))
+        #expect(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)) == nil)
+        #expect(judge.refused == 1)
+    }
+
+    @Test("an accepted candidate wakes with the verifier's score, and the verifier saw the candidate's window with its margins")
+    func anAcceptedCandidateCarriesTheCalibratedScore() throws {
+        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
+                                                                 phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8))
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0]))
+        let wake = try #require(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)))
+        #expect(abs(wake.score - 1 / (1 + exp(-2.0))) < 1e-3)
+        let expectedSamples = AudioFormat.samples(inSeconds: 0.8 + WakeJudge.leadSeconds + WakeJudge.trailSeconds)
+        #expect(abs((verifier.windows.first?.count ?? 0) - expectedSamples) <= 1)
+    }
+
+    @Test("without a verifier every detector wake stands")
+    func noVerifierMeansTheDetectorDecides() throws {
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: nil, threshold: 0.5)
+        #expect(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0))?.score == 1)
+    }
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Fits the wake verifier's calibration on the project's own tuning corpus.
+
+The verifier (Sources/EarsCore/Verify) turns five measurements of a wake
+candidate into one score with a logistic model. This script finds its weights:
+
+1. makes (or reuses) a tuning corpus with bench/corpus.py: the tuning voices
+   only (flite kal16 and awb, espeak-ng en-us; every other voice is held out
+   for docs/benchmark.md), calls clean and at 10 and 5 dB pink noise, read
+   fortunes clean and at 10 dB, and sound-alike sentences;
+2. runs `ears scan --candidates --verifier-threshold 0.01` over it, so every
+   candidate the spotter finds is measured and printed (numbers only);
+3. labels each candidate: 1 when it is in a call, for the phrase said, at or
+   after the phrase starts; 0 on fortunes and sound-alikes (a candidate for
+   another phrase inside a call is left out: it is neither);
+4. fits an L2-regularised logistic regression (plain Python, deterministic)
+   and picks the threshold: the highest score that keeps recall on the
+   tuning calls within 2 points of its best, so false wakes are as few as
+   that recall allows;
+5. writes Sources/EarsCore/Verify/VerifierWeights.swift, naming this command.
+
+usage: bench/fit_verifier.py EARS [--corpus DIR] [--out FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FEATURES = ["spot", "llr", "margin", "phones", "duration"]
+TUNING_VOICES = ["flite-kal16", "flite-awb", "espeak-us"]
+PHRASES = ["hey cordelia", "okay jarvis", "good morning cordelia"]
+CORPUS_ARGS = ["--negative-minutes", "12", "--phrases", ",".join(PHRASES), "--voices", ",".join(TUNING_VOICES),
+               "--snrs", "10,5", "--negative-snrs", "10", "--jobs", "2", "--vary"]
+L2 = 0.01
+RECALL_SLACK = 0.02
+
+
+@dataclass
+class Candidate:
+    """One measured candidate and its label."""
+    features: list[float]
+    label: int
+    file: str
+
+
+def make_corpus(path: str) -> dict:
+    """The tuning corpus' manifest, building the corpus first if needed."""
+    manifest = os.path.join(path, "manifest.json")
+    if not os.path.exists(manifest):
+        subprocess.run([sys.executable, os.path.join(HERE, "corpus.py"), path, *CORPUS_ARGS], check=True)
+    with open(manifest) as f:
+        return json.load(f)
+
+
+def scan(ears: str, files: list[str], phrases: list[str], extra: list[str]) -> list[dict]:
+    """Every candidate line `ears scan --candidates` prints for `files`."""
+    args = [ears, "scan", "--candidates", "--verifier-threshold", "0.01", *extra]
+    for phrase in phrases:
+        args += ["--phrase", phrase]
+    lines: list[dict] = []
+    batch = 60
+    for start in range(0, len(files), batch):
+        out = subprocess.run(args + files[start:start + batch], capture_output=True, text=True).stdout
+        lines += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return [line for line in lines if line.get("event") == "candidate"]
+
+
+def label(candidates: list[dict], items: dict[str, dict]) -> list[Candidate]:
+    """Labelled candidates (see the module docstring, step 3)."""
+    labelled: list[Candidate] = []
+    for c in candidates:
+        item = items[c["file"]]
+        features = [float(c[name]) for name in FEATURES]
+        if item["kind"] == "positive":
+            if c["phrase"] != item["phrase"] or c["t"] < item["phrase_start"]:
+                continue
+            labelled.append(Candidate(features, 1, c["file"]))
+        else:
+            labelled.append(Candidate(features, 0, c["file"]))
+    return labelled
+
+
+def standardise(rows: list[list[float]]) -> tuple[list[float], list[float]]:
+    """Per-feature mean and spread, so the fit is well conditioned."""
+    n = len(rows)
+    means = [sum(r[i] for r in rows) / n for i in range(len(FEATURES))]
+    spreads = [math.sqrt(sum((r[i] - means[i]) ** 2 for r in rows) / n) or 1.0 for i in range(len(FEATURES))]
+    return means, spreads
+
+
+def fit(data: list[Candidate], steps: int = 4000, rate: float = 0.5) -> tuple[float, list[float]]:
+    """Logistic regression by gradient descent on standardised features,
+    classes weighted equally; returns (bias, weights) for the raw features."""
+    means, spreads = standardise([d.features for d in data])
+    xs = [[(v - m) / s for v, m, s in zip(d.features, means, spreads)] for d in data]
+    ys = [d.label for d in data]
+    positives = max(1, sum(ys))
+    negatives = max(1, len(ys) - positives)
+    weight_of = {1: 0.5 / positives, 0: 0.5 / negatives}
+    bias, weights = 0.0, [0.0] * len(FEATURES)
+    for _ in range(steps):
+        grad_b, grad_w = 0.0, [L2 * w for w in weights]
+        for x, y in zip(xs, ys):
+            z = bias + sum(w * v for w, v in zip(weights, x))
+            p = 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+            error = (p - y) * weight_of[y]
+            grad_b += error
+            for i, v in enumerate(x):
+                grad_w[i] += error * v
+        bias -= rate * grad_b
+        weights = [w - rate * g for w, g in zip(weights, grad_w)]
+    raw_weights = [w / s for w, s in zip(weights, spreads)]
+    raw_bias = bias - sum(w * m / s for w, m, s in zip(weights, means, spreads))
+    return raw_bias, raw_weights
+
+
+def score(bias: float, weights: list[float], features: list[float]) -> float:
+    z = bias + sum(w * v for w, v in zip(weights, features))
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def choose_threshold(data: list[Candidate], bias: float, weights: list[float], calls: int) -> tuple[float, float, int]:
+    """(threshold, recall on the tuning calls, negatives passed) — see step 4."""
+    def at(threshold: float) -> tuple[float, int]:
+        heard = {d.file for d in data if d.label == 1 and score(bias, weights, d.features) >= threshold}
+        passed = sum(1 for d in data if d.label == 0 and score(bias, weights, d.features) >= threshold)
+        return len(heard) / max(1, calls), passed
+    grid = [round(0.05 + 0.01 * i, 2) for i in range(91)]
+    best_recall = max(at(t)[0] for t in grid)
+    chosen = max(t for t in grid if at(t)[0] >= best_recall - RECALL_SLACK)
+    recall, passed = at(chosen)
+    return chosen, recall, passed
+
+
+def write_swift(path: str, bias: float, weights: list[float], threshold: float, summary: str, command: str) -> None:
+    body = f"""// Generated by bench/fit_verifier.py; do not edit by hand.
+// Command: {command}
+// Fitted {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on {summary}.
+
+/// The verifier's fitted logistic weights (see `VerifierCalibration`) and
+/// the default threshold chosen with them.
+enum VerifierWeights {{
+    /// Bias term.
+    static let bias = {bias:.6f}
+    /// One weight per `VerifierCalibration.featureNames` entry ({", ".join(FEATURES)}).
+    static let weights = [{", ".join(f"{w:.6f}" for w in weights)}]
+    /// The calibrated score a candidate needs by default (`[wake] verifier_threshold`).
+    static let threshold = {threshold:.2f}
+}}
+"""
+    with open(path, "w") as f:
+        f.write(body)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ears")
+    ap.add_argument("--corpus", default=os.path.join(HERE, "out", "fit-corpus"))
+    ap.add_argument("--ears-arg", action="append", default=[],
+                    help="a further ears flag for the scan, e.g. --ears-arg=--noise-suppression --ears-arg=off")
+    ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "EarsCore", "Verify", "VerifierWeights.swift"))
+    a = ap.parse_args()
+    manifest = make_corpus(a.corpus)
+    items = {item["file"]: item for item in manifest["items"]}
+    candidates = scan(a.ears, list(items), manifest["phrases"], a.ears_arg)
+    data = label(candidates, items)
+    calls = sum(1 for item in items.values() if item["kind"] == "positive")
+    if not any(d.label == 1 for d in data) or not any(d.label == 0 for d in data):
+        print("fit_verifier: the corpus gave no positive or no negative candidates; nothing fitted", file=sys.stderr)
+        return 1
+    bias, weights = fit(data)
+    threshold, recall, passed = choose_threshold(data, bias, weights, calls)
+    negative_minutes = sum(i["seconds"] for i in items.values() if i["kind"] != "positive") / 60
+    summary = (f"{calls} tuning calls and {negative_minutes:.0f} min of negatives "
+               f"({sum(d.label for d in data)} positive, {sum(1 - d.label for d in data)} negative candidates; "
+               f"voices {', '.join(TUNING_VOICES)}); tuning recall {recall:.1%} with {passed} negative candidates passing")
+    command = "bench/fit_verifier.py " + " ".join(os.path.relpath(x, ROOT) if os.path.exists(x) else x for x in sys.argv[1:])
+    write_swift(a.out, bias, weights, threshold, summary, command)
+    print(json.dumps(dict(bias=bias, weights=dict(zip(FEATURES, weights)), threshold=threshold, summary=summary)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
