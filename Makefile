@@ -21,6 +21,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 include mk/vosk.mk
 include mk/wyoming.mk
 include mk/install.mk
+include mk/bench.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
