@@ -215,6 +215,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--commands-per-call", type=int, default=len(COMMANDS),
                     help="how many of the commands each voice says after each phrase (rotated over voices and phrases)")
+    ap.add_argument("--soundalikes-per-phrase", type=int, default=None,
+                    help="use only the first N sound-alike sentences of each phrase (default: all)")
     ap.add_argument("--extra-soundalikes", default=None,
                     help='a JSON file {"phrase": ["sentence", ...]} of more sound-alike sentences (e.g. from `ears soundalikes`)')
     ap.add_argument("--vary", action="store_true",
@@ -257,6 +259,9 @@ def main():
     texts = fortunes(rng, args.negative_minutes / max(1, len(voices)), phrases)
     more_alikes = json.load(open(args.extra_soundalikes)) if args.extra_soundalikes else {}
     alikes = sound_alikes(phrases, more_alikes)
+    if args.soundalikes_per_phrase is not None:
+        kept = {}
+        alikes = [(t, p) for t, p in alikes if kept.setdefault(p, []).append(t) or len(kept[p]) <= args.soundalikes_per_phrase]
     for voice in voices:
         for ti, text in enumerate(texts + [a for a, _ in alikes]):
             kind = "soundalike" if ti >= len(texts) else "negative"

@@ -69,8 +69,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.voices = [v for v in a.voices.split(",") if v]
     a.conditions = [c for c in a.conditions.split(",") if c]
     a.ears_thresholds = [t for t in a.ears_thresholds.split(",") if t]
-    if a.quick:
-        a.voices, a.negative_minutes, a.commands_per_call = config.QUICK_VOICES, 4, 1
+    a.soundalikes_per_phrase = None
+    if a.quick:  # about 20 calls per condition, 4 min of negatives, 3 sound-alikes per phrase, one ears sweep point
+        a.voices, a.negative_minutes, a.commands_per_call, a.soundalikes_per_phrase = config.QUICK_VOICES, 3, 1, 3
+        if "--ears-thresholds" not in " ".join(argv):
+            a.ears_thresholds = config.EARS_SWEEP[-1:]
     configs = [runners.parse_ears_config(s) for s in a.ears_config] or [("ears", [])]
     a.ears_configs = [(label, [*args, *a.ears_arg]) for label, args in configs]
     return a
@@ -126,7 +129,8 @@ def main(argv: list[str]) -> None:
         check_tools(a)
         started = time.time()
         phases: dict[str, float] = {}
-        corpus = make_corpus(a.out, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs)
+        corpus = make_corpus(a.out, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
+                             a.soundalikes_per_phrase)
         phases["corpus" + (" (cached)" if corpus.cached else "")] = time.time() - started
         t0 = time.time()
         stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions)

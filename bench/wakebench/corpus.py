@@ -67,8 +67,10 @@ class Corpus:
         return [i for i in self.manifest["items"] if i["kind"] == kind]
 
 
-def corpus_args(phrases: list[str], voices: list[str], negative_minutes: float, commands_per_call: int) -> list[str]:
-    return ["--negative-minutes", f"{negative_minutes:g}", "--phrases", ",".join(phrases), "--voices", ",".join(voices),
+def corpus_args(phrases: list[str], voices: list[str], negative_minutes: float, commands_per_call: int,
+                soundalikes_per_phrase: int | None) -> list[str]:
+    limit = ["--soundalikes-per-phrase", str(soundalikes_per_phrase)] if soundalikes_per_phrase is not None else []
+    return limit + ["--negative-minutes", f"{negative_minutes:g}", "--phrases", ",".join(phrases), "--voices", ",".join(voices),
             "--snrs", "", "--negative-snrs", "", "--vary", "--commands-per-call", str(commands_per_call)]
 
 
@@ -80,9 +82,9 @@ def source_hash(*paths: str) -> str:
 
 
 def make_corpus(out: str, ears: str, phrases: list[str], voices: list[str], negative_minutes: float,
-                commands_per_call: int, jobs: int) -> Corpus:
+                commands_per_call: int, jobs: int, soundalikes_per_phrase: int | None = None) -> Corpus:
     extra, note = ears_soundalikes(ears, phrases)
-    args = corpus_args(phrases, voices, negative_minutes, commands_per_call)
+    args = corpus_args(phrases, voices, negative_minutes, commands_per_call, soundalikes_per_phrase)
     here = os.path.dirname(os.path.abspath(__file__))
     key = hashlib.sha1((json.dumps([args, extra]) + source_hash(CORPUS_PY, os.path.join(here, "corpus.py"))).encode()).hexdigest()[:12]
     path = os.path.join(out, f"wake-corpus-{key}")
