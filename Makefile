@@ -21,6 +21,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 include mk/vosk.mk
 include mk/wyoming.mk
 include mk/install.mk
+include mk/bench.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
@@ -71,7 +72,7 @@ integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests
 
 ## bench: measure (numbers go into docs/performance.md by hand, with this command).
-bench: release
+bench: release bench-setup
 	bench/run.sh $(BUILD_DIR)/release/ears
 
 clean:

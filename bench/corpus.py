@@ -24,7 +24,11 @@ VOICES = {
     "flite-rms": ["flite", "-voice", "rms"],
     "flite-slt": ["flite", "-voice", "slt"],
     "festival-kal": ["text2wave"],
+    "festival-ked": ["text2wave", "-eval", "(voice_ked_diphone)"],  # festvox-kdlpc16k
+    "festival-slt-hts": ["text2wave", "-eval", "(voice_cmu_us_slt_arctic_hts)"],  # festvox-us-slt-hts
     "espeak-us": ["espeak-ng", "-v", "en-us"],
+    "espeak-us-f": ["espeak-ng", "-v", "en-us+f3"],
+    "espeak-gb-m": ["espeak-ng", "-v", "en-gb+m3"],
     "espeak-gb-f": ["espeak-ng", "-v", "en-gb+f3"],
 }
 COMMANDS = [
@@ -48,6 +52,26 @@ SOUND_ALIKES_BY_PHRASE = {
         "a good mourning for Delia", "good morning, Gordon, how are you", "the good morning chorus sang loudly",
         "could warning cords deal with it", "good morning to all of you", "Cordelia said good night",
         "a good mornings cordial drink",
+    ],
+    "hey jarvis": [
+        "hey Travis, over here", "hey, Mavis, come over", "they carve it slowly", "hey Davis, how are you",
+        "a jar of peas is on the shelf", "hey, Harvey, sit down", "the jars are in the garage", "hey, Marvin, wait for me",
+        "pay Jarrett his money", "hey Charles, it's late", "Jarvis left the car at home", "a service in Jarvis street",
+    ],
+    "alexa": [
+        "a Lexus is parked outside", "Alex, sir, is here", "I like Alexander's idea", "she lost her election",
+        "a lexicon of words", "Alexis sent a letter", "Alaska is cold in winter", "elect a new mayor",
+        "the Alexa Avenue bus", "Alec said yes", "the relaxer is in the drawer", "a Lexie doll for her birthday",
+    ],
+    "hey mycroft": [
+        "hey, Microsoft makes software", "hey, my craft is woodwork", "they might cross over", "hey Mike, rough day",
+        "my crafty cat got out", "hey, my crop is late this year", "hey, Mike rolled the dice", "a microphone on the table",
+        "they migrate in the fall", "hey, my cough is better", "hey, mine crashed again", "a minecraft server",
+    ],
+    "okay nabu": [
+        "okay, Nana, let's go", "okay, now boo them", "okay, Naboo is a planet", "okay, new boots",
+        "okay, Nadu is far", "a cane and a bow", "OK, Nebraska it is", "okay, nah, you go",
+        "the bamboo is growing", "okay, no, boo", "OK, Narnia was good", "a taboo topic",
     ],
 }
 SOUND_ALIKES = SOUND_ALIKES_BY_PHRASE["hey cordelia"]
@@ -147,12 +171,12 @@ def letters(text):
     return re.sub(r"[^a-z]", "", text.lower())
 
 
-def sound_alikes(phrases):
-    """The sound-alike sentences for phrases, each with the phrase it imitates;
-    none that says any of the phrases."""
+def sound_alikes(phrases, extra=None):
+    """The sound-alike sentences for phrases (and those in extra, phrase -> sentences),
+    each with the phrase it imitates; none that says any of the phrases."""
     out, seen = [], set()
     for phrase in phrases:
-        for text in SOUND_ALIKES_BY_PHRASE.get(phrase.lower(), []):
+        for text in SOUND_ALIKES_BY_PHRASE.get(phrase.lower(), []) + list((extra or {}).get(phrase, [])):
             if text not in seen and not any(letters(p) in letters(text) for p in phrases):
                 seen.add(text)
                 out.append((text, phrase))
@@ -189,6 +213,12 @@ def main():
     ap.add_argument("--negative-snrs", default=None,
                     help='noise levels for the negatives (default: "10" if 10 is among --snrs; "" = clean only)')
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--commands-per-call", type=int, default=len(COMMANDS),
+                    help="how many of the commands each voice says after each phrase (rotated over voices and phrases)")
+    ap.add_argument("--soundalikes-per-phrase", type=int, default=None,
+                    help="use only the first N sound-alike sentences of each phrase (default: all)")
+    ap.add_argument("--extra-soundalikes", default=None,
+                    help='a JSON file {"phrase": ["sentence", ...]} of more sound-alike sentences (e.g. from `ears soundalikes`)')
     ap.add_argument("--vary", action="store_true",
                     help="say each command (and negative text) at its own rate and pitch, and cut each file's noise "
                          "from a different place of a long noise bed (without it, a voice says the phrase the same way every time)")
@@ -211,9 +241,12 @@ def main():
     # (and every file) is the same whatever --jobs is.
     jobs = []
 
-    for voice in voices:
+    per_call = max(1, min(args.commands_per_call, len(COMMANDS)))
+    for vi, voice in enumerate(voices):
         for pi, phrase in enumerate(phrases):
-            for ci, command in enumerate(COMMANDS):
+            chosen = [(vi + pi + k) % len(COMMANDS) for k in range(per_call)] if per_call < len(COMMANDS) else range(len(COMMANDS))
+            for ci in chosen:
+                command = COMMANDS[ci]
                 base = f"pos-{voice}-p{pi}-c{ci}"
                 clean = os.path.join(args.out, base + "-clean.wav")
                 group = [dict(file=clean, kind="positive", phrase=phrase, voice=voice, condition="clean")]
@@ -224,11 +257,15 @@ def main():
                 jobs.append(("call", voice, (phrase, command), group, VARIANTS[ci % len(VARIANTS)] if args.vary else None))
 
     texts = fortunes(rng, args.negative_minutes / max(1, len(voices)), phrases)
-    alikes = sound_alikes(phrases)
+    more_alikes = json.load(open(args.extra_soundalikes)) if args.extra_soundalikes else {}
+    alikes = sound_alikes(phrases, more_alikes)
+    if args.soundalikes_per_phrase is not None:
+        kept = {}
+        alikes = [(t, p) for t, p in alikes if kept.setdefault(p, []).append(t) or len(kept[p]) <= args.soundalikes_per_phrase]
     for voice in voices:
         for ti, text in enumerate(texts + [a for a, _ in alikes]):
             kind = "soundalike" if ti >= len(texts) else "negative"
-            extra = dict(alike_of=alikes[ti - len(texts)][1]) if kind == "soundalike" else {}
+            extra = dict(alike_of=alikes[ti - len(texts)][1], text=alikes[ti - len(texts)][0]) if kind == "soundalike" else dict(text=text)
             clean = os.path.join(args.out, f"neg-{voice}-{ti}-clean.wav")
             group = [dict(file=clean, kind=kind, voice=voice, condition="clean", **extra)]
             for snr in negative_snrs:

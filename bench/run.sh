@@ -41,6 +41,9 @@ corpus="$out/corpus-bias"
 # 4. Korean on Vosk (espeak-ng voices): grammar vs free decoding.
 python3 korean.py "$ears" "$out/korean-work" | tee "$out/korean.md"
 
-# 5. The wake detector against its peers (pocketsphinx -kws, exact text match):
-#    writes docs/benchmark.md and docs/benchmark-det.png.
-python3 wake.py "$ears" --doc ../docs/benchmark.md | tee "$out/wake-run.txt"
+# 5. The wake detector against its peers (pocketsphinx -kws, Porcupine, openWakeWord,
+#    microWakeWord; `make bench-setup` installs them into .deps/bench/venv, whose
+#    python has numpy): writes docs/benchmark.md and docs/benchmark-det.png.
+py=../.deps/bench/venv/bin/python
+[ -x "$py" ] || { echo "run.sh: $py is missing: run make bench-setup" >&2; exit 1; }
+"$py" wake.py "$ears" --doc ../docs/benchmark.md | tee "$out/wake-run.txt"

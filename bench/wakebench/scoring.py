@@ -1,0 +1,139 @@
+"""From wakes in stream time to metrics per system and setting: recall per
+condition, voice group and phrase; false wakes per hour; sound-alike sentences
+that woke; wake latency after the phrase ends; CPU per audio second; peak RSS."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import config
+from .runners import Result, Run
+from .streams import Stream
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    v = sorted(values)
+    k = (len(v) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+@dataclass
+class Metrics:
+    system: str
+    setting: str
+    default: bool
+    family: str
+    phrases: list[str]  # the phrases this system has
+    # recall[condition][voice group][phrase or "all"] = [hits, positives]
+    recall: dict[str, dict[str, dict[str, list[int]]]] = field(default_factory=dict)
+    latencies: dict[str, list[float]] = field(default_factory=dict)  # per condition, every hit
+    other_wakes_on_positives: dict[str, int] = field(default_factory=dict)
+    false_wakes: dict[str, dict[str, int]] = field(default_factory=dict)  # negative condition -> phrase or "all" -> count
+    negative_hours: dict[str, float] = field(default_factory=dict)
+    soundalikes: dict[str, list[int]] = field(default_factory=dict)  # phrase or "all" / "generated" -> [woke, sentences]
+    cpu_s: float = 0.0
+    audio_s: float = 0.0
+    peak_rss_mb: float = 0.0
+
+    def rate(self, condition: str, group: str = "held-out", phrase: str = "all") -> float | None:
+        hits, n = self.recall.get(condition, {}).get(group, {}).get(phrase, [0, 0])
+        return hits / n if n else None
+
+    def fa_per_hour(self, condition: str, phrase: str = "all") -> float | None:
+        hours = self.negative_hours.get(condition)
+        if not hours:
+            return None
+        return self.false_wakes[condition].get(phrase, 0) / hours
+
+    def latency(self, condition: str, p: float) -> float | None:
+        return percentile(self.latencies.get(condition, []), p)
+
+    @property
+    def cpu_per_audio_s(self) -> float | None:
+        return self.cpu_s / self.audio_s if self.audio_s else None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def score(run_list: list[Run], results: list[Result], streams: list[Stream], phrases: list[str]) -> list[Metrics]:
+    by_stream = {s.name: s for s in streams}
+    systems: dict[tuple[str, str], Metrics] = {}
+    for run in run_list:
+        for setting in run.settings:
+            key = (run.system, setting)
+            if key not in systems:
+                systems[key] = Metrics(run.system, setting, setting == run.default, run.family,
+                                       [p for p in phrases if p in run.phrases])
+    runs = {r.key: r for r in run_list}
+    for res in results:
+        run = runs[res.run]
+        stream = by_stream[res.stream]
+        for setting, wakes in res.wakes.items():
+            m = systems[(run.system, setting)]
+            if run.default is not None and setting == run.default:  # cost: the default's processes, on every stream
+                m.cpu_s += res.cpu_s
+                m.audio_s += res.audio_s
+                m.peak_rss_mb = max(m.peak_rss_mb, res.rss_kb / 1024)
+            add(m, stream, wakes)
+    for m in systems.values():  # settings that only ran in a shared process: its cost
+        if not m.audio_s:
+            base = next((x for x in systems.values() if x.system == m.system and x.default), None)
+            shared = any(r.system == m.system and m.setting in r.settings and r.default for r in run_list)
+            if base and shared:
+                m.cpu_s, m.audio_s, m.peak_rss_mb = base.cpu_s, base.audio_s, base.peak_rss_mb
+    return list(systems.values())
+
+
+def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
+    """Adds one stream's wakes (for one setting) to m."""
+    found: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for w in wakes:
+        located = stream.locate(w.t)
+        if located is None:
+            located = (stream.items[0], w.t - stream.starts[0])
+        item, t = located
+        found[item["file"]].append((w.phrase, t))
+    cond = stream.condition
+    if stream.kind == "positive":
+        table = m.recall.setdefault(cond, {})
+        lat = m.latencies.setdefault(cond, [])
+        other = 0
+        for item in stream.items:
+            if item["phrase"] not in m.phrases:
+                other += len(found.get(item["file"], []))
+                continue
+            got = sorted(found.get(item["file"], []), key=lambda x: x[1])
+            right = [t for p, t in got if p == item["phrase"] and t >= item["phrase_start"]]
+            hit = bool(right)
+            if hit:
+                lat.append(round(right[0] - item["phrase_end"], 3))
+            other += len(got) - (1 if hit else 0)
+            groups = ["all voices"] + [g for g, pred in config.VOICE_GROUPS.items() if pred(item["voice"])]
+            for g in groups:
+                for p in (item["phrase"], "all"):
+                    cell = table.setdefault(g, {}).setdefault(p, [0, 0])
+                    cell[0] += hit
+                    cell[1] += 1
+        m.other_wakes_on_positives[cond] = m.other_wakes_on_positives.get(cond, 0) + other
+    elif stream.kind == "negative":
+        counts = m.false_wakes.setdefault(cond, {})
+        for ws in found.values():
+            for p, _ in ws:
+                counts[p] = counts.get(p, 0) + 1
+                counts["all"] = counts.get("all", 0) + 1
+        m.negative_hours[cond] = stream.seconds / 3600
+    else:
+        for item in stream.items:
+            if item.get("alike_of") not in m.phrases:
+                continue
+            woke = bool(found.get(item["file"]))
+            keys = ["all", item["alike_of"]] + (["generated"] if item.get("source") == "ears soundalikes" else [])
+            for k in keys:
+                cell = m.soundalikes.setdefault(k, [0, 0])
+                cell[0] += woke
+                cell[1] += 1

