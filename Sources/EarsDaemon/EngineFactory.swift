@@ -80,10 +80,14 @@ public enum EngineFactory {
     /// The verifier for `config`: PocketSphinx's, for English phrases, when
     /// `[wake] verifier` is on; nil otherwise (Vosk, or off). A verifier that
     /// cannot load is reported by its error; the caller decides.
-    public static func verifier(for config: EarsConfig, soundAlikes: [String: [String]]) throws(TranscriberError) -> (any WakeVerifier)? {
+    public static func verifier(for config: EarsConfig, soundAlikes: [String: [String]],
+                                pronouncer: any Pronouncer) throws(TranscriberError) -> (any WakeVerifier)? {
         guard config.verifier, config.engine == .pocketsphinx else { return nil }
         let model = try PocketSphinxModel.locate(in: config.model)
+        let scorer = PhoneticScorer(pronouncer: pronouncer)
         return try PocketSphinxVerifier(model: model, phrases: config.phrases.map(\.text), soundAlikes: soundAlikes,
-                                        fallback: letterToSound.phones(for:))
+                                        fallback: letterToSound.phones(for:)) { phrase, transcript in
+            scorer.score(scorer.prepare(phrase), before: "", newest: transcript)
+        }
     }
 }

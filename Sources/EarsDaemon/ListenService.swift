@@ -75,7 +75,7 @@ public final class ListenService: @unchecked Sendable {
     private func loadEngine(meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         let transcriber = try EngineFactory.make(for: config)
         let ear = try EngineFactory.ear(for: config, transcriber: transcriber, meter: meter)
-        verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+        verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
         earlierNearMisses += judge.nearMisses
         earlierRefused += judge.refused
         judge = makeJudge()
@@ -261,7 +261,7 @@ public final class ListenService: @unchecked Sendable {
             earlierRefused += judge.refused
             // The phrases (or the verifier's settings) changed: its searches follow them.
             do throws(TranscriberError) {
-                verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+                verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
             } catch {
                 verifier = nil
                 log.warning("the verifier could not load, candidates wake unverified: \(error.sentence)")

@@ -40,7 +40,7 @@ public enum ScanCommand {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?
         do throws(TranscriberError) {
-            verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer))
+            verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1

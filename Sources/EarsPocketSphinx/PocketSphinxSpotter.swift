@@ -78,19 +78,35 @@ public final class PocketSphinxSpotter: Transcriber {
         loadedAdaptation = Adaptation(of: engine.handle)
     }
 
-    /// PocketSphinx reads a list of several keyphrases only from a file, so
-    /// the list (configuration text, never audio) is written to a private
-    /// temporary file that is removed as soon as the search has read it.
+    /// Longest keyphrase list, in bytes: it must fit a pipe's buffer (64 KiB on Linux).
+    public static let longestKeyphraseList = 60_000
+
+    /// PocketSphinx reads a list of several keyphrases only from a path, so
+    /// the list (configuration text, never audio) goes through a pipe whose
+    /// read end it opens as `/dev/fd/N`: nothing is written to disk.
     private static func setKeyphrases(_ phrases: [String], threshold: Double, on engine: PocketSphinxDecoder) throws(TranscriberError) {
-        let path = FileManager.default.temporaryDirectory.path + "/ears-keyphrases-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let list = phrases.map { "\($0) /\(threshold)/\n" }.joined()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .engineFailed(engine: "pocketsphinx", detail: "cannot write the keyphrase list in \(FileManager.default.temporaryDirectory.path)") }
-        defer { unlink(path) }
-        let written = list.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-        close(fd)
-        guard written == list.utf8.count else { throw .engineFailed(engine: "pocketsphinx", detail: "cannot write the keyphrase list") }
-        try engine.call("ps_set_kws") { ps_set_kws($0, "wake", path) }
+        guard list.utf8.count <= longestKeyphraseList else {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the phrase list is longer than \(longestKeyphraseList) bytes")
+        }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw .engineFailed(engine: "pocketsphinx", detail: "no pipe for the keyphrase list (errno \(errno))")
+        }
+        defer { close(ends[0]) }
+        let bytes = Array(list.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes[sent...].withUnsafeBufferPointer { write(ends[1], $0.baseAddress, $0.count) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { break }
+            sent += result
+        }
+        close(ends[1])
+        guard sent == bytes.count else {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the keyphrase list could not be handed over (errno \(errno))")
+        }
+        try engine.call("ps_set_kws") { ps_set_kws($0, "wake", "/dev/fd/\(ends[0])") }
         try engine.call("ps_set_search") { ps_set_search($0, "wake") }
     }
 

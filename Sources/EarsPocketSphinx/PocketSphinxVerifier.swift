@@ -8,7 +8,11 @@ import Foundation
 /// - a free phone loop (context-independent phones, the phone bigram that
 ///   ships with the model): what the audio sounds like with no phrase in mind;
 /// - the phrase alone, with optional silence around it (a forced alignment);
-/// - the phrase's sound-alikes as alternatives (when it has any).
+/// - the phrase's sound-alikes as alternatives (when it has any);
+/// - the language model (no phrase boost: a boost would write the phrase
+///   into the transcript whatever was said), whose transcript of the window
+///   is scored against the phrase by `textScore` (the phonetic matcher) and
+///   then dropped: only the number leaves this class.
 /// `VerifierCalibration` turns the scores into one number.
 ///
 /// The acoustic model is loaded a second time (PocketSphinx 5prealpha
@@ -22,6 +26,10 @@ public final class PocketSphinxVerifier: WakeVerifier {
     /// Search names and phones per phrase (folded text as key).
     private var searches: [String: PhraseSearch] = [:]
     private static let naturalLogPerUnit = log(1.0001)
+    /// Scores a phrase in a transcript, 0…1.
+    private let textScore: (String, String) -> Double
+    /// Name of the language-model search.
+    private static let transcriptSearch = "transcript"
 
     private struct PhraseSearch {
         var phraseSearch: String
@@ -34,7 +42,9 @@ public final class PocketSphinxVerifier: WakeVerifier {
     /// alikes with unknown words are left out). Words the dictionary lacks
     /// are added with `fallback`'s phones. Throws when the model cannot load.
     public init(model: PocketSphinxModel, phrases: [String], soundAlikes: [String: [String]],
-                fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
+                fallback: (String) -> [String]? = { _ in nil },
+                textScore: @escaping (_ phrase: String, _ transcript: String) -> Double) throws(TranscriberError) {
+        self.textScore = textScore
         let phoneModel = (model.languageModel as NSString).deletingLastPathComponent + "/en-us-phone.lm.bin"
         guard FileManager.default.fileExists(atPath: phoneModel) else {
             throw .modelMissing(engine: "pocketsphinx", path: phoneModel, install: PocketSphinxModel.installHint)
@@ -57,6 +67,22 @@ public final class PocketSphinxVerifier: WakeVerifier {
             }
             searches[words] = PhraseSearch(phraseSearch: phraseName, competitorSearch: competitorName, phones: phones)
         }
+        try loadLanguageModel(model.languageModel)
+    }
+
+    /// Adds the language-model search, with every phrase word the model
+    /// lacks added at an ordinary (unboosted) weight so it can be heard at all.
+    private func loadLanguageModel(_ path: String) throws(TranscriberError) {
+        guard let lm = ngram_model_read(ps_get_config(engine.handle), path, NGRAM_AUTO, ps_get_logmath(engine.handle)) else {
+            throw .modelMissing(engine: "pocketsphinx", path: path, install: PocketSphinxModel.installHint)
+        }
+        defer { ngram_model_free(lm) }
+        for words in searches.keys {
+            for word in words.split(separator: " ").map(String.init) where ngram_wid(lm, word) == ngram_unknown_wid(lm) {
+                ngram_model_add_word(lm, word, 1.0)
+            }
+        }
+        try engine.call("ps_set_lm") { ps_set_lm($0, Self.transcriptSearch, lm) }
     }
 
     /// A JSGF grammar accepting exactly one of `alternatives`.
@@ -77,6 +103,7 @@ public final class PocketSphinxVerifier: WakeVerifier {
                 let best = try engine.decodeWhole(audio, search: name)
                 competitor = best.text.isEmpty ? nil : Double(best.score) * Self.naturalLogPerUnit
             }
+            let transcript = try engine.decodeWhole(audio, search: Self.transcriptSearch)
             let frames = max(loop.frames, 1)
             return VerifierEvidence(
                 frames: frames,
@@ -84,6 +111,7 @@ public final class PocketSphinxVerifier: WakeVerifier {
                 loopScore: Double(loop.score) * Self.naturalLogPerUnit,
                 competitorScore: competitor,
                 phoneMatch: PhoneAlignment.match(expected: search.phones, heard: heardPhones),
+                textMatch: textScore(phrase, transcript.text),
                 phraseSeconds: Double(phraseFrames) / 100,
                 expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone)
         } catch {

@@ -10,9 +10,9 @@ import Testing
 
     /// The audio-handling sources, by directory or file.
     static let audioHandling = [
-        "Sources/EarsCore", "Sources/EarsALSA", "Sources/EarsFiles", "Sources/EarsPocketSphinx", "Sources/EarsVosk", "Sources/EarsWyoming",
+        "Sources/EarsCore", "Sources/EarsALSA", "Sources/EarsFiles", "Sources/EarsPocketSphinx", "Sources/EarsVosk", "Sources/EarsWyoming", "Sources/EarsSpeex",
         "Sources/EarsDaemon/Capture", "Sources/EarsDaemon/ListenService.swift", "Sources/EarsDaemon/ScanCommand.swift",
-        "Sources/CALSA", "Sources/CSndFile", "Sources/CPocketSphinx",
+        "Sources/CALSA", "Sources/CSndFile", "Sources/CPocketSphinx", "Sources/CSpeexDSP",
     ]
 
     /// File-writing APIs, as the patterns that name them.

@@ -158,6 +158,7 @@ import Testing
             "ear.since_audio_s": { value("ears_seconds_since_audio") == number(ear["since_audio_s"]) },
             "wakes": { value("ears_wakes_total") == number(json["wakes"]) },
             "near_misses": { value("ears_near_misses_total") == number(json["near_misses"]) },
+            "refused_candidates": { value("ears_refused_candidates_total") == number(json["refused_candidates"]) },
             "captures": { value("ears_captures_total") == number(json["captures"]) },
             "capture_s": { value("ears_capture_seconds_total") == number(json["capture_s"]) },
             "triggers_during_capture": { value("ears_triggers_during_capture_total") == number(json["triggers_during_capture"]) },

@@ -12,13 +12,17 @@ import Testing
 
     @Test("features are per-frame ratios, the phone match and the log duration ratio, in order")
     func featuresAreComputedInTheirDocumentedOrder() {
-        let features = VerifierCalibration.features(evidence(competitor: -950, seconds: 1.6), spotScore: 0.3)
+        var measured = evidence(competitor: -950, seconds: 1.6)
+        measured.textMatch = 0.6
+        let features = VerifierCalibration.features(measured, spotScore: 0.3)
+        #expect(VerifierCalibration.featureNames == ["spot", "llr", "margin", "phones", "text", "duration"])
         #expect(features.count == VerifierCalibration.featureNames.count)
         #expect(features[0] == 0.3)
         #expect(abs(features[1] - 1.0) < 1e-9)   // (−900 − −1000) / 100
         #expect(abs(features[2] - 0.5) < 1e-9)   // (−900 − −950) / 100
         #expect(features[3] == 0.8)
-        #expect(abs(features[4] - 0.6931) < 1e-3) // |ln 2|
+        #expect(features[4] == 0.6)
+        #expect(abs(features[5] - 0.6931) < 1e-3) // |ln 2|
     }
 
     @Test("a phrase path that was never found counts as the worst value, not as infinity")
@@ -26,20 +30,20 @@ import Testing
         let features = VerifierCalibration.features(evidence(phrase: -.infinity, seconds: 0), spotScore: nil)
         #expect(features[0] == 0)
         #expect(features[1] == -VerifierCalibration.featureLimit)
-        #expect(features[4] == VerifierCalibration.featureLimit)
+        #expect(features[5] == VerifierCalibration.featureLimit)
     }
 
     @Test("the score is the logistic of the weighted sum")
     func theScoreIsLogistic() {
-        let calibration = VerifierCalibration(bias: -1, weights: [0, 2, 0, 0, 0])
-        #expect(abs(calibration.score([0, 0.5, 0, 0, 0]) - 0.5) < 1e-12)
-        #expect(calibration.score([0, 3, 0, 0, 0]) > 0.99)
-        #expect(calibration.score([0, -3, 0, 0, 0]) < 0.01)
+        let calibration = VerifierCalibration(bias: -1, weights: [0, 2, 0, 0, 0, 0])
+        #expect(abs(calibration.score([0, 0.5, 0, 0, 0, 0]) - 0.5) < 1e-12)
+        #expect(calibration.score([0, 3, 0, 0, 0, 0]) > 0.99)
+        #expect(calibration.score([0, -3, 0, 0, 0, 0]) < 0.01)
     }
 
     @Test("a sound-alike that explains the window better refuses the candidate whatever its score")
     func aWinningCompetitorRefuses() {
-        let calibration = VerifierCalibration(bias: 10, weights: [0, 0, 0, 0, 0])
+        let calibration = VerifierCalibration(bias: 10, weights: [0, 0, 0, 0, 0, 0])
         let won = calibration.verdict(evidence(phrase: -900, competitor: -890), spotScore: nil, threshold: 0.5)
         #expect(won.score > 0.99)
         #expect(!won.accepted)
@@ -99,7 +103,7 @@ final class ScriptedVerifier: WakeVerifier {
         let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
                                                                  phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8))
         let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
-                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0]))
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
         #expect(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)) == nil)
         #expect(judge.refused == 1)
     }
@@ -109,7 +113,7 @@ final class ScriptedVerifier: WakeVerifier {
         let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
                                                                  phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8))
         let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
-                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0]))
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
         let wake = try #require(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)))
         #expect(abs(wake.score - 1 / (1 + exp(-2.0))) < 1e-3)
         let expectedSamples = AudioFormat.samples(inSeconds: 0.8 + WakeJudge.leadSeconds + WakeJudge.trailSeconds)

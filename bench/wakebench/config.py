@@ -56,7 +56,13 @@ PORCUPINE_KEYWORDS = {"hey jarvis": "jarvis", "alexa": "alexa"}
 OWW_KEYWORDS = {"hey jarvis": "hey_jarvis", "alexa": "alexa", "hey mycroft": "hey_mycroft"}
 MICRO_KEYWORDS = {"hey jarvis": "hey_jarvis", "alexa": "alexa", "hey mycroft": "hey_mycroft", "okay nabu": "okay_nabu"}
 
-EARS_SWEEP = ["0.6", "0.9"]
+# ears decides with its verifier's calibrated score, so that is what the sweep moves.
+EARS_SWEEP_FLAG = "--verifier-threshold"
+EARS_SWEEP = ["0.2", "0.8"]
+# The design before issue 10 (transcript + text match, no noise front end), run
+# beside the default so "before" and "after" come from one run.
+EARS_TRANSCRIPT_ARGS = ["--spotter", "transcript", "--verifier", "off", "--noise-suppression", "off"]
+EARS_TRANSCRIPT_SWEEP_FLAG = "--threshold"
 KWS_DEFAULT = "1e-20"
 KWS_SWEEP = ["1e-10", "1e-30"]
 PORCUPINE_SWEEP = ["0.3", "0.7"]  # sensitivities; default 0.5

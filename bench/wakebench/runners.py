@@ -172,7 +172,8 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
     for label, args in ears_configs:
         runs.append(Run(f"{label}|default", label, "ears", ["default"], "default", {p: p for p in phrases}, False, list(args)))
         for t in ears_sweep:
-            runs.append(Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True, [*args, "--threshold", t]))
+            flag = config.EARS_TRANSCRIPT_SWEEP_FLAG if "transcript" in args else config.EARS_SWEEP_FLAG
+            runs.append(Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True, [*args, flag, t]))
     kws = {p: p for p in kws_phrases(phrases)}
     if kws:
         name = "PocketSphinx kws"

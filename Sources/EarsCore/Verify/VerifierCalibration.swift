@@ -9,7 +9,7 @@ import Foundation
 /// the phrase itself is refused whatever its score (`verdict`).
 public struct VerifierCalibration: Sendable, Equatable {
     /// Feature names, in the order of `weights` (after the bias).
-    public static let featureNames = ["spot", "llr", "margin", "phones", "duration"]
+    public static let featureNames = ["spot", "llr", "margin", "phones", "text", "duration"]
     /// Where each feature is clamped, so one wild number cannot dominate.
     public static let featureLimit = 10.0
 
@@ -34,13 +34,15 @@ public struct VerifierCalibration: Sendable, Equatable {
     /// - llr: (phrase − free phones) per frame;
     /// - margin: (phrase − best sound-alike) per frame (0 without sound-alikes);
     /// - phones: the phone-loop match, 0…1;
+    /// - text: the phrase's match in a plain transcript of the window, 0…1;
     /// - duration: |ln(phrase seconds / expected seconds)|.
     public static func features(_ evidence: VerifierEvidence, spotScore: Double?) -> [Double] {
         let frames = Double(max(1, evidence.frames))
         let margin = evidence.competitorScore.map { (evidence.phraseScore - $0) / frames } ?? 0
         let duration = evidence.phraseSeconds > 0 && evidence.expectedSeconds > 0
             ? abs(log(evidence.phraseSeconds / evidence.expectedSeconds)) : featureLimit
-        let raw = [spotScore ?? 0, (evidence.phraseScore - evidence.loopScore) / frames, margin, evidence.phoneMatch, duration]
+        let raw = [spotScore ?? 0, (evidence.phraseScore - evidence.loopScore) / frames, margin, evidence.phoneMatch,
+                   evidence.textMatch, duration]
         return raw.map { min(featureLimit, max(-featureLimit, $0.isFinite ? $0 : -featureLimit)) }
     }
 

@@ -7,7 +7,7 @@ enum VerifierWeights {
     /// Bias term.
     static let bias = 0.0
     /// One weight per `VerifierCalibration.featureNames` entry.
-    static let weights = [0.0, 0.0, 0.0, 0.0, 0.0]
+    static let weights = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     /// The calibrated score a candidate needs by default (`[wake] verifier_threshold`).
     static let threshold = 0.5
 }

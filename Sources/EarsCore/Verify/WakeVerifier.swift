@@ -29,18 +29,22 @@ public struct VerifierEvidence: Sendable, Equatable {
     public var competitorScore: Double?
     /// How alike the free phone loop's phones are to the phrase's, 0…1 (1 − edits / phrase phones).
     public var phoneMatch: Double
+    /// How well the phrase matches a plain (unboosted) transcript of the
+    /// window, 0…1 (the phonetic matcher's score; the words are not kept).
+    public var textMatch: Double
     /// Seconds the phrase path spends in the phrase's words (silence excluded).
     public var phraseSeconds: Double
     /// Seconds the phrase would take at an ordinary rate (phones × 80 ms).
     public var expectedSeconds: Double
 
     public init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
-                phoneMatch: Double, phraseSeconds: Double, expectedSeconds: Double) {
+                phoneMatch: Double, textMatch: Double = 0, phraseSeconds: Double, expectedSeconds: Double) {
         self.frames = frames
         self.phraseScore = phraseScore
         self.loopScore = loopScore
         self.competitorScore = competitorScore
         self.phoneMatch = phoneMatch
+        self.textMatch = textMatch
         self.phraseSeconds = phraseSeconds
         self.expectedSeconds = expectedSeconds
     }
