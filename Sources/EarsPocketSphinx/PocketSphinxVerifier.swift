@@ -49,7 +49,7 @@ public final class PocketSphinxVerifier: WakeVerifier {
         guard FileManager.default.fileExists(atPath: phoneModel) else {
             throw .modelMissing(engine: "pocketsphinx", path: phoneModel, install: PocketSphinxModel.installHint)
         }
-        engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes", "-lw", "2.0"])
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments)
         try engine.call("ps_set_search") { ps_set_search($0, "_default") }
         for (index, phrase) in phrases.enumerated() {
             let words = TextNormalizer.words(phrase).joined(separator: " ")
