@@ -31,7 +31,11 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
 
         // MARK: the pure-Swift core (no C imports)
-        .target(name: "EarsCore", path: "Sources/EarsCore"),
+        // Optimized even in debug builds: the dictionary scans (pronouncer,
+        // sound-alike generator) run at every engine load, and unoptimized
+        // they take seconds, which the daemon tests would wait out.
+        .target(name: "EarsCore", path: "Sources/EarsCore",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // MARK: edges
         .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),

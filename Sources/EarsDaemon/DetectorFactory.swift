@@ -21,21 +21,35 @@ public enum DetectorFactory {
         return PronouncerChain(members)
     }
 
-    /// Sound-alikes per phrase that the verifier weighs each candidate against.
+    /// Most sound-alikes per phrase that the verifier weighs each candidate against.
     public static let competitorsPerPhrase = 20
+    /// Neighbours asked of the generator per phrase before they are filtered.
+    public static let neighboursConsidered = 60
 
     /// The sound-alikes of each configured phrase (phrase text → alikes),
-    /// the verifier's competitors at run time: its near neighbours and its
-    /// words alone (`SoundAlikeGenerator`), not the carrier sentences. Only
-    /// when the verifier is on (the generator scans the dictionary, ~0.1 s).
+    /// the verifier's competitors at run time: the generator's neighbours
+    /// (`SoundAlikeGenerator`) that change the phrase's longest word — the
+    /// name that makes it a wake phrase. Neighbours of the short words ("hee
+    /// cordelia", "heh cordelia") sound the same as the phrase to the
+    /// acoustic model, so letting them compete refused real calls; the words
+    /// alone are left out for the same reason. Only when the verifier is on
+    /// (the generator scans the dictionary, ~0.1 s).
     public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
         guard config.verifier, config.engine == .pocketsphinx else { return [:] }
         let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
         let generator = SoundAlikeGenerator(dictionary: dictionary)
         var result: [String: [String]] = [:]
         for phrase in config.phrases {
-            result[phrase.text] = generator.soundAlikes(of: phrase.text, count: competitorsPerPhrase)
-                .filter { $0.kind != .sentence }.map(\.text)
+            let words = TextNormalizer.words(phrase.text)
+            let longest = words.map(\.count).max() ?? 0
+            result[phrase.text] = generator.soundAlikes(of: phrase.text, count: neighboursConsidered)
+                .filter { alike in
+                    guard alike.kind == .neighbour else { return false }
+                    let alikeWords = TextNormalizer.words(alike.text)
+                    guard alikeWords.count == words.count else { return false }
+                    return zip(words, alikeWords).contains { $0 != $1 && $0.count == longest }
+                }
+                .prefix(competitorsPerPhrase).map(\.text)
         }
         return result
     }

@@ -32,8 +32,14 @@ public final class PocketSphinxVerifier: WakeVerifier {
     private static let transcriptSearch = "transcript"
 
     private struct PhraseSearch {
+        /// The phrase's words, as the grammars hold them.
+        var words: String
         var phraseSearch: String
         var competitorSearch: String?
+        /// The phrase and its sound-alikes as alternatives of one grammar:
+        /// which of them the best path takes says which explains the window
+        /// better (scores of separate searches are not comparable).
+        var contestSearch: String?
         var phones: [String]
     }
 
@@ -60,12 +66,16 @@ public final class PocketSphinxVerifier: WakeVerifier {
             let alikes = (soundAlikes[phrase] ?? []).map { TextNormalizer.words($0).joined(separator: " ") }
                 .filter { !$0.isEmpty && $0 != words && engine.phones(of: $0) != nil && engine.phones(of: $0) != phones }
             var competitorName: String?
+            var contestName: String?
             if !alikes.isEmpty {
-                let name = "alikes\(index)"
+                let name = "alikes\(index)", contest = "contest\(index)"
                 try engine.call("ps_set_jsgf_string") { ps_set_jsgf_string($0, name, Self.grammar(alikes)) }
+                try engine.call("ps_set_jsgf_string") { ps_set_jsgf_string($0, contest, Self.grammar([words] + alikes)) }
                 competitorName = name
+                contestName = contest
             }
-            searches[words] = PhraseSearch(phraseSearch: phraseName, competitorSearch: competitorName, phones: phones)
+            searches[words] = PhraseSearch(words: words, phraseSearch: phraseName, competitorSearch: competitorName,
+                                           contestSearch: contestName, phones: phones)
         }
         try loadLanguageModel(model.languageModel)
     }
@@ -99,9 +109,12 @@ public final class PocketSphinxVerifier: WakeVerifier {
             let alone = try engine.decodeWhole(audio, search: search.phraseSearch)
             let phraseFrames = alone.text.isEmpty ? 0 : wordFrames()
             var competitor: Double?
-            if let name = search.competitorSearch {
+            var competitorWins = false
+            if let name = search.competitorSearch, let contest = search.contestSearch {
                 let best = try engine.decodeWhole(audio, search: name)
                 competitor = best.text.isEmpty ? nil : Double(best.score) * Self.naturalLogPerUnit
+                let winner = try engine.decodeWhole(audio, search: contest)
+                competitorWins = !winner.text.isEmpty && Self.words(of: winner.text) != search.words
             }
             let transcript = try engine.decodeWhole(audio, search: Self.transcriptSearch)
             let frames = max(loop.frames, 1)
@@ -113,10 +126,19 @@ public final class PocketSphinxVerifier: WakeVerifier {
                 phoneMatch: PhoneAlignment.match(expected: search.phones, heard: heardPhones),
                 textMatch: textScore(phrase, transcript.text),
                 phraseSeconds: Double(phraseFrames) / 100,
-                expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone)
+                expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone,
+                competitorWins: competitorWins)
         } catch {
             return nil
         }
+    }
+
+    /// The real words of a hypothesis (fillers and silence dropped), space-separated.
+    private static func words(of hypothesis: String) -> String {
+        hypothesis.split(separator: " ").filter { word in
+            guard let first = word.first else { return false }
+            return first != "<" && first != "[" && first != "+"
+        }.joined(separator: " ")
     }
 
     /// Frames the last decode spent in real words (silence and fillers excluded).

@@ -48,6 +48,18 @@ import Testing
         #expect(ear.heardAudio(fromSample: 2000, toSample: 3000).isEmpty)
     }
 
+    @Test("the heard ring, like the raw ring, never holds more than 3.5 s after a minute of audio")
+    func theHeardRingHoldsAtMostThreeAndAHalfSeconds() throws {
+        let ear = Ear(transcriber: ScriptedTranscriber(), suppressor: Halver(), monotonicSeconds: { 0 })
+        try ear.start()
+        for index in 0..<600 {
+            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 7, count: 1600), startSample: Int64(index) * 1600))
+        }
+        #expect(ear.heardRing.count == 56_000)
+        #expect(ear.ring.count == 56_000)
+        #expect(ear.heardAudio(fromSample: 0, toSample: 600 * 1600).count == 56_000)
+    }
+
     @Test("without a suppressor the engine hears the raw audio")
     func noSuppressorFeedsRaw() throws {
         let transcriber = ScriptedTranscriber()

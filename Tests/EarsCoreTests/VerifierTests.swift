@@ -120,6 +120,21 @@ final class ScriptedVerifier: WakeVerifier {
         #expect(abs((verifier.windows.first?.count ?? 0) - expectedSamples) <= 1)
     }
 
+    @Test("a refused candidate does not use up the phrase's refractory time: the real phrase a second later still wakes")
+    func aRefusedCandidateLeavesTheRefractoryClockAlone() throws {
+        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
+                                                                 phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8))
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        let listening = try ear(seconds: 3.0)
+        #expect(judge.consider(spotted(at: 1.5), ear: listening) == nil)
+        verifier.answer = VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
+                                           phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8)
+        var later = spotted(at: 2.5)
+        later.utterance = 2
+        #expect(judge.consider(later, ear: listening) != nil)
+    }
+
     @Test("without a verifier every detector wake stands")
     func noVerifierMeansTheDetectorDecides() throws {
         let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: nil, threshold: 0.5)

@@ -8,13 +8,14 @@ import Testing
         output.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
+    /// The transcript spotter (the design before keyphrase search, still a setting).
     @Test func partialResultsArriveBeforeTheFinalSoALongUtteranceWakesEarly() throws {
         let dir = try scratchDirectory("partials")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Speech.wav("hey cordelia, please tell me what the weather will be like tomorrow morning in the city",
                        at: dir + "/long.wav")
         let duration = try Speech.duration(of: dir + "/long.wav")
-        let result = try runCommand(earsBinary, ["scan", dir + "/long.wav", "--json"])
+        let result = try runCommand(earsBinary, ["scan", dir + "/long.wav", "--json", "--spotter", "transcript", "--verifier", "off"])
         let wakes = events(result.stdout).filter { $0["event"] as? String == "wake" }
         try #require(wakes.count == 1, "\(result.stdout)")
         // A volatile piece carried the phrase, long before the utterance (and its final) ended.

@@ -74,14 +74,17 @@ import Testing
 }
 
 /// Phonetic matching through the real engine: flite's slt voice says "hey
-/// cordelia" and PocketSphinx writes sound-alike words; sounds still match.
+/// cordelia" and PocketSphinx's transcriber (the `transcript` spotter, which
+/// matches text) writes sound-alike words; sounds still match.
 @Suite struct PhoneticScanTests {
+    private let transcript = ["--spotter", "transcript", "--verifier", "off", "--noise-suppression", "off"]
+
     @Test func aSoundAlikeTranscriptWakesByPhonesButNotByLetters() throws {
         let dir = try scratchDirectory("phonetic")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Speech.wav("hey cordelia, what's for dinner tonight", voice: "slt", at: dir + "/slt.wav", leadSeconds: 0.5, tailSeconds: 0.5)
-        let phonetic = try runCommand(earsBinary, ["scan", dir + "/slt.wav", "--json", "--matching", "phonetic"])
-        let letters = try runCommand(earsBinary, ["scan", dir + "/slt.wav", "--json", "--matching", "letters"])
+        let phonetic = try runCommand(earsBinary, ["scan", dir + "/slt.wav", "--json", "--matching", "phonetic"] + transcript)
+        let letters = try runCommand(earsBinary, ["scan", dir + "/slt.wav", "--json", "--matching", "letters"] + transcript)
         #expect(phonetic.stdout.contains("\"wakes\":1"), "\(phonetic.stdout)")
         #expect(letters.stdout.contains("\"wakes\":0"), "\(letters.stdout)")
     }

@@ -75,7 +75,13 @@ public final class Ear {
 
         var toFeed: [AudioChunk] = [heard]
         if let gate {
-            toFeed = gate.admit(heard, ring: heardRing)
+            // The gate judges the raw audio (its noise floor is the room's,
+            // as before the suppressor), and what it admits is fed as heard.
+            toFeed = gate.admit(chunk, ring: ring).map { admitted in
+                suppressor == nil ? admitted : AudioChunk(
+                    samples: heardAudio(fromSample: admitted.startSample, toSample: admitted.endSample),
+                    startSample: admitted.startSample)
+            }
         }
         var produced: [TranscriptPiece] = []
         for piece in toFeed {

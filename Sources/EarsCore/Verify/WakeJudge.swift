@@ -57,6 +57,9 @@ public final class WakeJudge {
 
     /// Considers `piece`, which `ear` just produced; returns a wake or nil.
     public func consider(_ piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
+        // A refused candidate must not use up the phrase's refractory time
+        // or its utterance: the detector's state before it is put back.
+        let before = detector
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         guard let verifier else { return wake }
         let end = piece.endSeconds + Self.trailSeconds
@@ -70,6 +73,7 @@ public final class WakeJudge {
         onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
                                competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence))
         guard accepted else {
+            detector = before
             refused += 1
             return nil
         }

@@ -38,7 +38,9 @@ public struct VerifierEvidence: Sendable, Equatable {
     public var expectedSeconds: Double
 
     public init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
-                phoneMatch: Double, textMatch: Double = 0, phraseSeconds: Double, expectedSeconds: Double) {
+                phoneMatch: Double, textMatch: Double = 0, phraseSeconds: Double, expectedSeconds: Double,
+                competitorWins: Bool? = nil) {
+        self.competitorWinsContest = competitorWins
         self.frames = frames
         self.phraseScore = phraseScore
         self.loopScore = loopScore
@@ -49,8 +51,14 @@ public struct VerifierEvidence: Sendable, Equatable {
         self.expectedSeconds = expectedSeconds
     }
 
-    /// Whether a sound-alike explains the window better than the phrase.
+    /// The verifier's own answer to "did a sound-alike explain the window
+    /// better?" (one search over the phrase and its sound-alikes), when it has one.
+    public var competitorWinsContest: Bool?
+
+    /// Whether a sound-alike explains the window better than the phrase:
+    /// the verifier's contest when it ran one, else the two scores compared.
     public var competitorWins: Bool {
+        if let competitorWinsContest { return competitorWinsContest }
         guard let competitorScore else { return false }
         return competitorScore > phraseScore
     }
