@@ -23,6 +23,11 @@ public final class PocketSphinxVerifier: WakeVerifier {
     public static let secondsPerPhone = 0.08
 
     private let engine: PocketSphinxDecoder
+    /// The channel estimate as loaded: every search of every window starts
+    /// from it (and from a fresh front-end noise estimate), so a candidate's
+    /// scores do not depend on the candidates before it (the same file scans
+    /// the same alone or after others).
+    private var loadedAdaptation: Adaptation!
     /// Search names and phones per phrase (folded text as key).
     private var searches: [String: PhraseSearch] = [:]
     private static let naturalLogPerUnit = log(1.0001)
@@ -78,6 +83,15 @@ public final class PocketSphinxVerifier: WakeVerifier {
                                            contestSearch: contestName, phones: phones)
         }
         try loadLanguageModel(model.languageModel)
+        loadedAdaptation = Adaptation(of: engine.handle)
+    }
+
+    /// `decodeWhole` from the loaded channel estimate.
+    private func decode(_ audio: [Int16], search: String) throws(TranscriberError) -> (text: String, score: Int32, frames: Int) {
+        loadedAdaptation.restore(into: engine.handle)
+        // A new stream: the front end's noise estimate starts again too.
+        ps_start_stream(engine.handle)
+        return try engine.decodeWhole(audio, search: search)
     }
 
     /// Adds the language-model search, with every phrase word the model
@@ -104,19 +118,19 @@ public final class PocketSphinxVerifier: WakeVerifier {
         let words = TextNormalizer.words(phrase).joined(separator: " ")
         guard let search = searches[words], audio.count >= 1600 else { return nil }
         do throws(TranscriberError) {
-            let loop = try engine.decodeWhole(audio, search: "_default")
+            let loop = try decode(audio, search: "_default")
             let heardPhones = loop.text.split(separator: " ").map(String.init).filter { PocketSphinxPhones.known.contains($0) }
-            let alone = try engine.decodeWhole(audio, search: search.phraseSearch)
+            let alone = try decode(audio, search: search.phraseSearch)
             let phraseFrames = alone.text.isEmpty ? 0 : wordFrames()
             var competitor: Double?
             var competitorWins = false
             if let name = search.competitorSearch, let contest = search.contestSearch {
-                let best = try engine.decodeWhole(audio, search: name)
+                let best = try decode(audio, search: name)
                 competitor = best.text.isEmpty ? nil : Double(best.score) * Self.naturalLogPerUnit
-                let winner = try engine.decodeWhole(audio, search: contest)
+                let winner = try decode(audio, search: contest)
                 competitorWins = !winner.text.isEmpty && Self.words(of: winner.text) != search.words
             }
-            let transcript = try engine.decodeWhole(audio, search: Self.transcriptSearch)
+            let transcript = try decode(audio, search: Self.transcriptSearch)
             let frames = max(loop.frames, 1)
             return VerifierEvidence(
                 frames: frames,
