@@ -258,18 +258,8 @@ public enum Arguments {
                 overrides.engine = engine
             case "--model": overrides.model = try value()
             case "--phrase": overrides.phrases.append(try value())
-            case "--threshold":
-                let text = try value()
-                guard let threshold = Double(text), threshold >= 0.05, threshold <= 1 else {
-                    throw UsageError(description: "ears: --threshold \(text) is not a number from 0.05 to 1.0")
-                }
-                overrides.threshold = threshold
-            case "--phrase-boost":
-                let text = try value()
-                guard let boost = Double(text), boost >= 0, boost <= 1_000_000 else {
-                    throw UsageError(description: "ears: --phrase-boost \(text) is not a number from 0 to 1000000")
-                }
-                overrides.phraseBoost = boost
+            case "--threshold": overrides.threshold = try number(flag, try value(), in: 0.05...1, "0.05 to 1.0")
+            case "--phrase-boost": overrides.phraseBoost = try number(flag, try value(), in: 0...1_000_000, "0 to 1000000")
             case "--speech-gate":
                 let text = try value()
                 guard let flag = ConfigParser.parseSwitch(text) else {
@@ -291,23 +281,21 @@ public enum Arguments {
                     throw UsageError(description: "ears: --spotter \(text) is not known; allowed: \(Spotter.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 overrides.spotter = spotter
-            case "--spotter-threshold":
-                let text = try value()
-                guard let threshold = Double(text), threshold >= 1e-80, threshold <= 1 else {
-                    throw UsageError(description: "ears: --spotter-threshold \(text) is not a number from 1e-80 to 1")
-                }
-                overrides.spotterThreshold = threshold
-            case "--verifier-threshold":
-                let text = try value()
-                guard let threshold = Double(text), threshold >= 0.01, threshold <= 0.99 else {
-                    throw UsageError(description: "ears: --verifier-threshold \(text) is not a number from 0.01 to 0.99")
-                }
-                overrides.verifierThreshold = threshold
+            case "--spotter-threshold": overrides.spotterThreshold = try number(flag, try value(), in: 1e-80...1, "1e-80 to 1")
+            case "--verifier-threshold": overrides.verifierThreshold = try number(flag, try value(), in: 0.01...0.99, "0.01 to 0.99")
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }
             }
         }
         rest = operands
+    }
+
+    /// Reads a number flag value inside `range`, or says what is allowed (`allowed`, e.g. "0.05 to 1.0").
+    private static func number(_ flag: String, _ text: String, in range: ClosedRange<Double>, _ allowed: String) throws(UsageError) -> Double {
+        guard let value = Double(text), range.contains(value) else {
+            throw UsageError(description: "ears: \(flag) \(text) is not a number from \(allowed)")
+        }
+        return value
     }
 
     /// Reads an on/off flag value, or says what is allowed.

@@ -82,6 +82,20 @@ final class ScriptedVerifier: WakeVerifier {
 
 /// The judge: detector first, verifier second.
 @Suite struct WakeJudgeTests {
+    /// Evidence the test calibration (llr weight 1) scores 0.27: refused at 0.5.
+    static let weak = VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
+                                       phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8)
+    /// Evidence the test calibration scores 0.88: accepted at 0.5.
+    static let strong = VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
+                                         phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8)
+
+    /// A judge for "hey cordelia" whose verifier answers `evidence`, scored on llr alone.
+    private func judged(by evidence: VerifierEvidence) -> (WakeJudge, ScriptedVerifier) {
+        let verifier = ScriptedVerifier(answer: evidence)
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        return (judge, verifier)
+    }
     private func spotted(at seconds: Double) -> TranscriptPiece {
         TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1, startSeconds: seconds - 0.8,
                         endSeconds: seconds, spotScore: 0.2)
@@ -100,20 +114,14 @@ final class ScriptedVerifier: WakeVerifier {
 
     @Test("a candidate the verifier scores under the threshold does not wake and is counted as refused")
     func aLowScoreIsRefused() throws {
-        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
-                                                                 phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8))
-        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
-                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        let (judge, verifier) = judged(by: Self.weak)
         #expect(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)) == nil)
         #expect(judge.refused == 1)
     }
 
     @Test("an accepted candidate wakes with the verifier's score, and the verifier saw the candidate's window with its margins")
     func anAcceptedCandidateCarriesTheCalibratedScore() throws {
-        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
-                                                                 phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8))
-        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
-                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        let (judge, verifier) = judged(by: Self.strong)
         let wake = try #require(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)))
         #expect(abs(wake.score - 1 / (1 + exp(-2.0))) < 1e-3)
         let expectedSamples = AudioFormat.samples(inSeconds: 0.8 + WakeJudge.leadSeconds + WakeJudge.trailSeconds)
@@ -122,14 +130,10 @@ final class ScriptedVerifier: WakeVerifier {
 
     @Test("a refused candidate does not use up the phrase's refractory time: the real phrase a second later still wakes")
     func aRefusedCandidateLeavesTheRefractoryClockAlone() throws {
-        let verifier = ScriptedVerifier(answer: VerifierEvidence(frames: 100, phraseScore: -1000, loopScore: -900, competitorScore: nil,
-                                                                 phoneMatch: 0.1, phraseSeconds: 0.8, expectedSeconds: 0.8))
-        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
-                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        let (judge, verifier) = judged(by: Self.weak)
         let listening = try ear(seconds: 3.0)
         #expect(judge.consider(spotted(at: 1.5), ear: listening) == nil)
-        verifier.answer = VerifierEvidence(frames: 100, phraseScore: -800, loopScore: -1000, competitorScore: nil,
-                                           phoneMatch: 0.9, phraseSeconds: 0.8, expectedSeconds: 0.8)
+        verifier.answer = Self.strong
         var later = spotted(at: 2.5)
         later.utterance = 2
         #expect(judge.consider(later, ear: listening) != nil)

@@ -71,6 +71,16 @@ public enum ConfigParser {
         }
     }
 
+    /// A key taking a number inside `range` (`span` says the range in words).
+    private static func numberKey(section: String, name: String, range: ClosedRange<Double>, span: String, allowed: String,
+                                  set: @escaping @Sendable (inout EarsConfig, Double) -> Void) -> Key {
+        Key(section: section, name: name, allowed: allowed) { config, value, _ in
+            guard let number = Double(value), range.contains(number) else { return "not a number from \(span)" }
+            set(&config, number)
+            return nil
+        }
+    }
+
     /// A key taking an absolute path, or empty for "none / the default" (nil).
     private static func absolutePathKey(section: String, name: String, allowed: String,
                                         set: @escaping @Sendable (inout EarsConfig, String?) -> Void) -> Key {
@@ -151,17 +161,11 @@ public enum ConfigParser {
             config.spotter = spotter
             return nil
         },
-        Key(section: "wake", name: "spotter_threshold", allowed: "a likelihood ratio from 1e-80 to 1, e.g. 1e-30") { config, value, _ in
-            guard let threshold = Double(value), threshold >= 1e-80, threshold <= 1 else { return "not a number from 1e-80 to 1" }
-            config.spotterThreshold = threshold
-            return nil
-        },
+        numberKey(section: "wake", name: "spotter_threshold", range: 1e-80...1, span: "1e-80 to 1",
+                  allowed: "a likelihood ratio from 1e-80 to 1, e.g. 1e-30") { $0.spotterThreshold = $1 },
         switchKey(section: "wake", name: "verifier", allowed: "on or off: rescore each candidate on its own audio before it wakes") { $0.verifier = $1 },
-        Key(section: "wake", name: "verifier_threshold", allowed: "a score from 0.01 to 0.99") { config, value, _ in
-            guard let threshold = Double(value), threshold >= 0.01, threshold <= 0.99 else { return "not a number from 0.01 to 0.99" }
-            config.verifierThreshold = threshold
-            return nil
-        },
+        numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, span: "0.01 to 0.99",
+                  allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
         Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in
             guard let seconds = Double(value), seconds >= 0, seconds <= 60 else { return "not a number of seconds from 0 to 60" }
             config.refractorySeconds = seconds
