@@ -23,17 +23,24 @@ public enum DetectorFactory {
 
     /// Most sound-alikes per phrase that the verifier weighs each candidate against.
     public static let competitorsPerPhrase = 20
+    /// Cheapest sound-alike (in `PhoneticCost` units) that may compete: nearer
+    /// ones ("olexa" for "alexa", 0.45; "okay maybe" for "okay nabu", 1.0)
+    /// are the phrase itself to the acoustic model and refused real calls
+    /// (flite saying "okay nabu": 1 of 4 woke at 1.0, 2 of 4 at 1.2); "hey
+    /// cornelia" for "hey cordelia" costs 1.3 and still competes.
+    public static let minimumCompetitorCost = 1.2
     /// Neighbours asked of the generator per phrase before they are filtered.
     public static let neighboursConsidered = 60
 
     /// The sound-alikes of each configured phrase (phrase text → alikes),
     /// the verifier's competitors at run time: the generator's neighbours
-    /// (`SoundAlikeGenerator`) that change the phrase's longest word — the
-    /// name that makes it a wake phrase. Neighbours of the short words ("hee
-    /// cordelia", "heh cordelia") sound the same as the phrase to the
-    /// acoustic model, so letting them compete refused real calls; the words
-    /// alone are left out for the same reason. Only when the verifier is on
-    /// (the generator scans the dictionary, ~0.1 s).
+    /// (`SoundAlikeGenerator`) that change the phrase's distinctive word —
+    /// its longest, the last of them on a tie ("hey X", "okay X": the name
+    /// comes last) — and cost at least `minimumCompetitorCost`. Neighbours of
+    /// the short words ("hee cordelia", "heh cordelia") sound the same as the
+    /// phrase to the acoustic model, so letting them compete refused real
+    /// calls; the words alone are left out for the same reason. Only when the
+    /// verifier is on (the generator scans the dictionary, ~0.1 s).
     public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
         guard config.verifier, config.engine == .pocketsphinx else { return [:] }
         let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
@@ -42,12 +49,14 @@ public enum DetectorFactory {
         for phrase in config.phrases {
             let words = TextNormalizer.words(phrase.text)
             let longest = words.map(\.count).max() ?? 0
+            guard let distinctive = words.lastIndex(where: { $0.count == longest }) else { continue }
             result[phrase.text] = generator.soundAlikes(of: phrase.text, count: neighboursConsidered)
                 .filter { alike in
-                    guard alike.kind == .neighbour else { return false }
+                    guard alike.kind == .neighbour, alike.cost >= minimumCompetitorCost else { return false }
                     let alikeWords = TextNormalizer.words(alike.text)
                     guard alikeWords.count == words.count else { return false }
-                    return zip(words, alikeWords).contains { $0 != $1 && $0.count == longest }
+                    return alikeWords[distinctive] != words[distinctive]
+                        && alikeWords.indices.allSatisfy { $0 == distinctive || alikeWords[$0] == words[$0] }
                 }
                 .prefix(competitorsPerPhrase).map(\.text)
         }
