@@ -66,10 +66,13 @@ import Testing
     @Test func aPhraseGivenOnTheCommandLineReplacesTheDefault() throws {
         let dir = try scratchDirectory("scan-phrase-flag")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Speech.wav("hey cordelia, open the door", at: dir + "/call.wav")
-        let result = try runCommand(earsBinary, ["scan", dir + "/call.wav", "--json", "--phrase", "open the door"])
-        let found = wakes(in: result.stdout)
-        #expect(found.map { $0["phrase"] as? String } == ["open the door"], "\(result.stdout)")
+        // Both phrases are said: with the default only "hey cordelia" wakes,
+        // with --phrase only the new one does (it replaces, it does not add).
+        try Speech.wav("hey cordelia. okay jarvis, open the door", at: dir + "/call.wav")
+        let replaced = wakes(in: try runCommand(earsBinary, ["scan", dir + "/call.wav", "--json", "--phrase", "okay jarvis"]).stdout)
+        #expect(replaced.map { $0["phrase"] as? String } == ["okay jarvis"], "\(replaced)")
+        let defaults = wakes(in: try runCommand(earsBinary, ["scan", dir + "/call.wav", "--json"]).stdout)
+        #expect(defaults.map { $0["phrase"] as? String } == ["hey cordelia"], "\(defaults)")
     }
 }
 
