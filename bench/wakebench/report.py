@@ -36,12 +36,14 @@ def alike(m: Metrics, key: str = "all") -> str:
 def summary_table(metrics: list[Metrics], conditions: list[str]) -> str:
     head = ["system", "setting", "phrases"] + [f"recall {LABEL[c]}" for c in conditions] + \
            ["recall clean, tuning voices", "recall clean, espeak", "false wakes/h clean", "false wakes/h pink 10 dB",
-            "sound-alikes that woke", "latency p50 / p95 (s), clean", "CPU s per audio s", "peak RSS (MB)"]
+            "written sound-alikes that woke", "generated sound-alikes that woke", "latency p50 / p95 (s), clean",
+            "CPU s per audio s", "peak RSS (MB)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in defaults(metrics):
         row = [m.system, m.setting, str(len(m.phrases))] + [pct(m.rate(c)) for c in conditions] + \
               [pct(m.rate("clean", "tuning")), pct(m.rate("clean", "espeak")), num(m.fa_per_hour("clean")),
-               num(m.fa_per_hour("pink10")), alike(m), f"{num(m.latency('clean', 50))} / {num(m.latency('clean', 95))}",
+               num(m.fa_per_hour("pink10")), alike(m, "written"), alike(m, "generated"),
+               f"{num(m.latency('clean', 50))} / {num(m.latency('clean', 95))}",
                num(m.cpu_per_audio_s, 3), f"{m.peak_rss_mb:.0f}"]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
@@ -90,7 +92,7 @@ def sweep_table(metrics: list[Metrics]) -> str:
 
 
 def target_values(m: Metrics) -> dict[str, float | None]:
-    woke, n = m.soundalikes.get("all", [0, 0])
+    woke, n = m.soundalikes.get("written", [0, 0])
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
                 fa_clean=m.fa_per_hour("clean"), fa_pink10=m.fa_per_hour("pink10"),
                 soundalikes=woke / n if n else None, recall_espeak_clean=m.rate("clean", "espeak"),

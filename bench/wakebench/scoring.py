@@ -34,7 +34,7 @@ class Metrics:
     other_wakes_on_positives: dict[str, int] = field(default_factory=dict)
     false_wakes: dict[str, dict[str, int]] = field(default_factory=dict)  # negative condition -> phrase or "all" -> count
     negative_hours: dict[str, float] = field(default_factory=dict)
-    soundalikes: dict[str, list[int]] = field(default_factory=dict)  # phrase or "all" / "generated" -> [woke, sentences]
+    soundalikes: dict[str, list[int]] = field(default_factory=dict)  # phrase or "all" / "written" / "generated" -> [woke, sentences]
     cpu_s: float = 0.0
     audio_s: float = 0.0
     peak_rss_mb: float = 0.0
@@ -132,7 +132,11 @@ def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
             if item.get("alike_of") not in m.phrases:
                 continue
             woke = bool(found.get(item["file"]))
-            keys = ["all", item["alike_of"]] + (["generated"] if item.get("source") == "ears soundalikes" else [])
+            # "written": the hand-written sentences (bench/corpus.py), the
+            # target's measure; "generated": `ears soundalikes`, which also
+            # lists near-homophones ("hee cordelia"), reported apart.
+            generated = item.get("source") == "ears soundalikes"
+            keys = ["all", item["alike_of"], "generated" if generated else "written"]
             for k in keys:
                 cell = m.soundalikes.setdefault(k, [0, 0])
                 cell[0] += woke
