@@ -36,11 +36,7 @@ public final class PocketSphinxSpotter: Transcriber {
     private var utteranceSamples: Int64 = 0
     /// Audio time (samples) just past the last buffer fed.
     private var fedEndSample: Int64 = 0
-    /// Frames of the decoder utterances before the current one since the
-    /// stream started: the keyphrase search of Debian's PocketSphinx
-    /// numbers its detections' frames from the stream's start, not from the
-    /// utterance's (`ps_start_stream` starts the count again).
-    private var earlierFrames: Int64 = 0
+
     /// Longest decoder utterance, in samples (30 s): with the gate off and
     /// endless noise nothing else would end it, and its state would grow.
     private static let longestUtteranceSamples: Int64 = 30 * Int64(AudioFormat.sampleRate)
@@ -154,10 +150,7 @@ public final class PocketSphinxSpotter: Transcriber {
     }
 
     public func reset() {
-        if decoding {
-            ps_end_utt(engine.handle)
-            earlierFrames += Int64(ps_get_n_frames(engine.handle))
-        }
+        if decoding { ps_end_utt(engine.handle) }
         decoding = false
         feedStarts.removeAll()
         utteranceSamples = 0
@@ -166,13 +159,18 @@ public final class PocketSphinxSpotter: Transcriber {
     public func forgetAdaptation() {
         reset()
         loadedAdaptation.restore(into: engine.handle)
-        ps_start_stream(engine.handle)
-        earlierFrames = 0
     }
 
     private func beginUtterance() throws(TranscriberError) {
         feedStarts.removeAll()
         utteranceSamples = 0
+        // Debian's PocketSphinx numbers keyphrase detections from the start
+        // of the stream, not of the utterance; a new stream per utterance
+        // makes frame 0 this utterance's first sample exactly (counting the
+        // frames of earlier utterances drifted by a frame each, which over
+        // an hour put windows outside the ring). It also starts the front
+        // end's noise estimate again, at a gap the gate left.
+        ps_start_stream(engine.handle)
         try engine.call("ps_start_utt") { ps_start_utt($0) }
         decoding = true
     }
@@ -180,7 +178,6 @@ public final class PocketSphinxSpotter: Transcriber {
     private func endUtterance() throws(TranscriberError) {
         try engine.call("ps_end_utt") { ps_end_utt($0) }
         decoding = false
-        earlierFrames += Int64(ps_get_n_frames(engine.handle))
     }
 
     /// The detections the search reports now, as final pieces.
@@ -207,7 +204,7 @@ public final class PocketSphinxSpotter: Transcriber {
 
     /// Audio time (seconds since the stream began) of a frame of the current utterance.
     private func seconds(atFrame frame: Int64) -> Double {
-        let offset = (frame - earlierFrames) * Self.frameSamples
+        let offset = frame * Self.frameSamples
         let start = feedStarts.last { $0.utteranceSample <= offset } ?? (0, fedEndSample)
         return AudioFormat.seconds(ofSamples: start.audioSample + (offset - start.utteranceSample))
     }

@@ -19,6 +19,8 @@ import Foundation
 /// cannot share one between decoders); docs/benchmark.md gives the peak RSS.
 /// Used from one thread.
 public final class PocketSphinxVerifier: WakeVerifier {
+    /// Shortest window measured (0.1 s); a shorter one counts as no evidence at all.
+    public static let shortestWindowSamples = 1600
     /// Average seconds per phone used for the expected phrase duration.
     public static let secondsPerPhone = 0.08
 
@@ -114,9 +116,15 @@ public final class PocketSphinxVerifier: WakeVerifier {
         "#JSGF V1.0;\ngrammar wake;\npublic <wake> = " + alternatives.joined(separator: " | ") + ";\n"
     }
 
-    public func measure(phrase: String, audio: [Int16]) -> VerifierEvidence? {
+    public func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         let words = TextNormalizer.words(phrase).joined(separator: " ")
-        guard let search = searches[words], audio.count >= 1600 else { return nil }
+        guard let search = searches[words] else { return nil }
+        guard audio.count >= Self.shortestWindowSamples else {
+            // No window to measure (a candidate placed outside the ring):
+            // the worst evidence, so it cannot wake unverified.
+            return VerifierEvidence(frames: 1, phraseScore: -.infinity, loopScore: 0, competitorScore: nil, phoneMatch: 0,
+                                    phraseSeconds: 0, expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone)
+        }
         do throws(TranscriberError) {
             let loop = try decode(audio, search: "_default")
             let heardPhones = loop.text.split(separator: " ").map(String.init).filter { PocketSphinxPhones.known.contains($0) }
@@ -130,18 +138,22 @@ public final class PocketSphinxVerifier: WakeVerifier {
                 let winner = try decode(audio, search: contest)
                 competitorWins = !winner.text.isEmpty && Self.words(of: winner.text) != search.words
             }
-            let transcript = try decode(audio, search: Self.transcriptSearch)
-            let frames = max(loop.frames, 1)
-            return VerifierEvidence(
-                frames: frames,
+            var evidence = VerifierEvidence(
+                frames: max(loop.frames, 1),
                 phraseScore: alone.text.isEmpty ? -.infinity : Double(alone.score) * Self.naturalLogPerUnit,
                 loopScore: Double(loop.score) * Self.naturalLogPerUnit,
                 competitorScore: competitor,
                 phoneMatch: PhoneAlignment.match(expected: search.phones, heard: heardPhones),
-                textMatch: textScore(phrase, transcript.text),
+                textMatch: nil,
                 phraseSeconds: Double(phraseFrames) / 100,
                 expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone,
                 competitorWins: competitorWins)
+            // The transcript costs most (~0.2 CPU s a window): skip it when
+            // the rest already decides.
+            if let decided, decided(evidence) { return evidence }
+            let transcript = try decode(audio, search: Self.transcriptSearch)
+            evidence.textMatch = textScore(phrase, transcript.text)
+            return evidence
         } catch {
             return nil
         }

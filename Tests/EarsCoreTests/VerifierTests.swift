@@ -51,6 +51,19 @@ import Testing
         #expect(lost.accepted)
     }
 
+    @Test("without its transcript, evidence decides only when the transcript could not change the verdict")
+    func theTranscriptIsSkippedOnlyWhenItCannotMatter() {
+        let calibration = VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 2, 0])
+        // llr 1 → logit 1 + 2·text: accepted at 0.5 whatever the text.
+        #expect(calibration.decides(evidence(phrase: -900, loop: -1000), spotScore: nil, threshold: 0.5))
+        // llr −1 → logit −1 … +1: the transcript decides.
+        #expect(!calibration.decides(evidence(phrase: -1100, loop: -1000), spotScore: nil, threshold: 0.5))
+        // llr −5 → logit −5 … −3: refused whatever the text.
+        #expect(calibration.decides(evidence(phrase: -1500, loop: -1000), spotScore: nil, threshold: 0.5))
+        // A winning sound-alike decides.
+        #expect(calibration.decides(evidence(phrase: -1100, loop: -1000, competitor: -1000), spotScore: nil, threshold: 0.5))
+    }
+
     @Test("phone alignment is one minus edits over the expected phones")
     func phoneAlignmentCountsEdits() {
         let expected = ["HH", "EY", "K", "AO", "R", "D", "IY", "L", "IY", "AH"]
@@ -74,7 +87,7 @@ final class ScriptedVerifier: WakeVerifier {
     var answer: VerifierEvidence?
     private(set) var windows: [[Int16]] = []
     init(answer: VerifierEvidence?) { self.answer = answer }
-    func measure(phrase: String, audio: [Int16]) -> VerifierEvidence? {
+    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         windows.append(audio)
         return answer
     }

@@ -34,7 +34,8 @@ public struct VerifierCalibration: Sendable, Equatable {
     /// - llr: (phrase − free phones) per frame;
     /// - margin: (phrase − best sound-alike) per frame (0 without sound-alikes);
     /// - phones: the phone-loop match, 0…1;
-    /// - text: the phrase's match in a plain transcript of the window, 0…1;
+    /// - text: the phrase's match in a plain transcript of the window, 0…1
+    ///   (0 when it was not measured);
     /// - duration: |ln(phrase seconds / expected seconds)|.
     public static func features(_ evidence: VerifierEvidence, spotScore: Double?) -> [Double] {
         let frames = Double(max(1, evidence.frames))
@@ -42,7 +43,7 @@ public struct VerifierCalibration: Sendable, Equatable {
         let duration = evidence.phraseSeconds > 0 && evidence.expectedSeconds > 0
             ? abs(log(evidence.phraseSeconds / evidence.expectedSeconds)) : featureLimit
         let raw = [spotScore ?? 0, (evidence.phraseScore - evidence.loopScore) / frames, margin, evidence.phoneMatch,
-                   evidence.textMatch, duration]
+                   evidence.textMatch ?? 0, duration]
         return raw.map { min(featureLimit, max(-featureLimit, $0.isFinite ? $0 : -featureLimit)) }
     }
 
@@ -51,6 +52,19 @@ public struct VerifierCalibration: Sendable, Equatable {
         var sum = bias
         for (weight, value) in zip(weights, features) { sum += weight * value }
         return 1 / (1 + exp(-sum))
+    }
+
+    /// Whether `evidence` without its transcript already decides at
+    /// `threshold`: a sound-alike won, or the score is on the same side of
+    /// the threshold whatever the transcript would add (text from 0 to 1).
+    public func decides(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> Bool {
+        if evidence.competitorWins { return true }
+        var low = evidence, high = evidence
+        low.textMatch = 0
+        high.textMatch = 1
+        let lowScore = score(Self.features(low, spotScore: spotScore))
+        let highScore = score(Self.features(high, spotScore: spotScore))
+        return (lowScore >= threshold) == (highScore >= threshold)
     }
 
     /// The score of a candidate and whether it may wake at `threshold`: a

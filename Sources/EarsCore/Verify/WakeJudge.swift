@@ -66,7 +66,14 @@ public final class WakeJudge {
         let start = max(piece.startSeconds - Self.leadSeconds, end - Self.longestWindowSeconds)
         let audio = ear.heardAudio(fromSample: Int64(AudioFormat.samples(inSeconds: start)),
                                    toSample: Int64(AudioFormat.samples(inSeconds: end)))
-        guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio) else { return wake }
+        // Everything is measured when someone records the candidates (the
+        // fitting script needs every feature); otherwise the verifier may
+        // stop once the decision cannot change.
+        let calibration = self.calibration, threshold = self.threshold, spotScore = piece.spotScore
+        let decided: ((VerifierEvidence) -> Bool)? = onCandidate != nil ? nil : { partial in
+            calibration.decides(partial, spotScore: spotScore, threshold: threshold)
+        }
+        guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio, decided: decided) else { return wake }
         let features = VerifierCalibration.features(evidence, spotScore: piece.spotScore)
         let score = calibration.score(features)
         let accepted = score >= threshold && !evidence.competitorWins

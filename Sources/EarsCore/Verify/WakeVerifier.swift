@@ -8,9 +8,12 @@
 public protocol WakeVerifier: AnyObject {
     /// Measures `audio` (16 kHz mono, what the engine heard: the candidate's
     /// window with a little margin) against `phrase` (as configured). Nil when
-    /// the phrase cannot be measured (a word without a pronunciation, an
-    /// empty window): the candidate is then judged without this evidence.
-    func measure(phrase: String, audio: [Int16]) -> VerifierEvidence?
+    /// the phrase cannot be measured (a word without a pronunciation): the
+    /// candidate is then judged without this evidence. A window too short to
+    /// measure gives the worst evidence. `decided`, when given, is asked
+    /// before the costliest measurement (the transcript): if it answers true
+    /// for the evidence so far, that evidence is returned with `textMatch` nil.
+    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence?
 }
 
 /// What a verifier measured on one candidate window. Numbers only: no audio,
@@ -30,15 +33,16 @@ public struct VerifierEvidence: Sendable, Equatable {
     /// How alike the free phone loop's phones are to the phrase's, 0…1 (1 − edits / phrase phones).
     public var phoneMatch: Double
     /// How well the phrase matches a plain (unboosted) transcript of the
-    /// window, 0…1 (the phonetic matcher's score; the words are not kept).
-    public var textMatch: Double
+    /// window, 0…1 (the phonetic matcher's score; the words are not kept);
+    /// nil when it was not measured because the rest already decided.
+    public var textMatch: Double?
     /// Seconds the phrase path spends in the phrase's words (silence excluded).
     public var phraseSeconds: Double
     /// Seconds the phrase would take at an ordinary rate (phones × 80 ms).
     public var expectedSeconds: Double
 
     public init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
-                phoneMatch: Double, textMatch: Double = 0, phraseSeconds: Double, expectedSeconds: Double,
+                phoneMatch: Double, textMatch: Double? = 0, phraseSeconds: Double, expectedSeconds: Double,
                 competitorWins: Bool? = nil) {
         self.competitorWinsContest = competitorWins
         self.frames = frames
