@@ -169,10 +169,11 @@ def run(command: Sequence[str]) -> None:
 
 
 def say(text: str, voice: str, rate: int, pitch: int, path: str) -> None:
-    """espeak-ng says text into a 16 kHz mono S16 WAV with silence around it."""
+    """espeak-ng says text into a 16 kHz mono S16 WAV with silence around it
+    (sox -R: the dither after resampling is the same on every run)."""
     raw = path + ".espeak.wav"
     run(["espeak-ng", "-v", voice, "-s", str(rate), "-p", str(pitch), "-w", raw, text])
-    run(["sox", raw, "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", path,
+    run(["sox", "-R", raw, "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", path,
          "pad", str(LEAD_SECONDS), str(TAIL_SECONDS)])
     os.remove(raw)
 
@@ -337,12 +338,18 @@ def scan_command(ears: str, setting: Setting, config: str) -> list[str]:
             "--threshold", f"{setting.threshold:g}"]
 
 
-def scan(ears: str, clips: list[Clip], setting: Setting, config: str) -> Result:
-    """One `ears scan` over every file of the set (the engine loads once)."""
+def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str) -> Result:
+    """One `ears scan` over every file of the set (the engine loads once); its
+    JSON lines are kept in WORKDIR/scans."""
     started = time.monotonic()
     done = subprocess.run(scan_command(ears, setting, config) + [c.path for c in clips],
                           capture_output=True, text=True, env=vosk_environment())
     wall = time.monotonic() - started
+    os.makedirs(os.path.join(work, "scans"), exist_ok=True)
+    name = (f"grammar-{'on' if setting.grammar else 'off'}-ns-{'on' if setting.noise_suppression else 'off'}"
+            f"-threshold-{setting.threshold:g}.jsonl")
+    with open(os.path.join(work, "scans", name), "w") as f:
+        f.write(done.stdout)
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     errors = [e for e in events if e["event"] == "error"]
     summaries = [e for e in events if e["event"] == "summary"]
@@ -413,7 +420,8 @@ def target_section(default: Result) -> str:
 def per_voice_table(result: Result) -> str:
     lines = ["| voice | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |", "|---|---|---|---|---|"]
     for voice in VOICES:
-        part = Result(result.setting, result.woke, result.scores, 0, 1, 0, [c for c in result.clips if c.voice == voice])
+        part = Result(result.setting, result.woke, result.scores, result.cpu_s, result.audio_s, result.wall_s,
+                      [c for c in result.clips if c.voice == voice])
         lines.append(f"| {voice} | {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
                      f"| {part.false_wakes(False)} | {part.false_wakes(True)} |")
     return "\n".join(lines)
@@ -620,7 +628,7 @@ def main(argv: Sequence[str]) -> None:
     results = []
     started = time.monotonic()
     for setting in settings():
-        result = scan(ears, clips, setting, configs[setting.grammar])
+        result = scan(ears, clips, setting, configs[setting.grammar], args.work)
         print(f"korean.py: {setting.describe()}: {result.wall_s:.0f} s", file=sys.stderr, flush=True)
         results.append(result)
     scan_s = time.monotonic() - started

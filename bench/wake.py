@@ -186,7 +186,14 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     json.dump(dict(metrics=[m.to_json() for m in metrics], raw=raw), open(os.path.join(out, "wake.json"), "w"), indent=1)
     if doc:
         if args.get("quick"):
-            log("wake: --quick results are not written to the document")
+            # A quick run is no benchmark (minutes of negatives, a few calls a
+            # condition); it may be written out, under its own banner.
+            banner = ["> **Quick run** (`--quick`): a small corpus — about 20 calls a condition and a few minutes of",
+                      "> negatives — to try the harness and see the direction. Its percentages move in steps of",
+                      "> 25–50 points and a false-wake rate of 0 here means none in minutes, not hours. The",
+                      "> benchmark is the full run: `make bench-wake BENCH_ARGS='--doc docs/benchmark.md'`.", ""]
+            open(doc, "w").write("\n".join(md[:1] + [""] + banner + md[2:]))
+            log(f"wake: wrote the quick run to {doc}")
         else:
             target = os.path.join(os.path.dirname(os.path.abspath(doc)), "benchmark-det.png")
             shutil.copyfile(png, target)
