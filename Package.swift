@@ -48,12 +48,19 @@ let package = Package(
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
         .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsStatus"], path: "Sources/EarsWyoming"),
+        // ONNX Runtime (libonnxruntime.so from the PyPI wheel, dlopen'ed like
+        // libvosk) and openWakeWord's shared speech front end on it.
+        .target(name: "EarsONNX", dependencies: ["EarsCore"], path: "Sources/EarsONNX"),
+        // Synthesized speech for training (flite, festival, espeak-ng, sox as
+        // subprocesses), audio kept in memory or a private temp directory.
+        .target(name: "EarsSynth", dependencies: ["EarsCore"], path: "Sources/EarsSynth",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
         .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
 

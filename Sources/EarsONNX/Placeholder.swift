@@ -1,0 +1,2 @@
+// Placeholder: the ONNX Runtime module (issue 11) is being written.
+enum EarsONNXPlaceholder {}

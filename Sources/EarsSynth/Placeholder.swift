@@ -1,0 +1,2 @@
+// Placeholder: the speech synthesis module (issue 11) is being written.
+enum EarsSynthPlaceholder {}
