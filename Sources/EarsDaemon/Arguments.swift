@@ -16,6 +16,8 @@ public enum Invocation: Equatable {
     case modelStatus(ConfigOverrides, json: Bool)
     /// `ears soundalikes "PHRASE" [--json] [--count N]`: sound-alikes of a phrase, to test against.
     case soundAlikes(SoundAlikesOptions)
+    /// `ears train "PHRASE" [--minutes N] [--voices LIST] [--seed N]`: a neural model for the phrase.
+    case train(TrainOptions)
     /// `ears check-config`: parse the configuration and report.
     case checkConfig(ConfigOverrides)
     /// `ears --version`.
@@ -48,6 +50,12 @@ public struct ConfigOverrides: Equatable {
     public var verifier: Bool?
     /// `--verifier-threshold X`.
     public var verifierThreshold: Double?
+    /// `--trained-models on|off`.
+    public var trainedModels: Bool?
+    /// `--models-dir DIR`.
+    public var modelsDirectory: String?
+    /// `--trained-threshold X`.
+    public var trainedThreshold: Double?
 
     public init() {}
 
@@ -71,6 +79,9 @@ public struct ConfigOverrides: Equatable {
         if let spotterThreshold { config.spotterThreshold = spotterThreshold }
         if let verifier { config.verifier = verifier }
         if let verifierThreshold { config.verifierThreshold = verifierThreshold }
+        if let trainedModels { config.trainedModels = trainedModels }
+        if let modelsDirectory { config.modelsDirectory = modelsDirectory }
+        if let trainedThreshold { config.trainedThreshold = trainedThreshold }
     }
 }
 
@@ -105,6 +116,26 @@ public struct SoundAlikesOptions: Equatable {
     public init() {}
 }
 
+/// `ears train` options.
+public struct TrainOptions: Equatable {
+    public var overrides = ConfigOverrides()
+    /// The phrase (several operands are joined with spaces).
+    public var phrase = ""
+    /// `--minutes N`: the wall-time budget the training plan is sized for.
+    public var minutes = TrainOptions.defaultMinutes
+    /// `--voices LIST`: comma-separated voice ids or engine names to use
+    /// (e.g. `flite,espeak`); empty means every installed voice.
+    public var voices: [String] = []
+    /// `--seed N`: the random seed (plans, augmentation, initial weights).
+    public var seed: UInt64 = 1
+    /// `--language en|ko`; nil means guessed from the phrase's script.
+    public var language: String?
+
+    /// The default budget in minutes, sized to finish one phrase on 2 cores.
+    public static let defaultMinutes = 8.0
+    public init() {}
+}
+
 /// A command-line mistake, said in one line with what is allowed.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var description: String
@@ -123,6 +154,8 @@ public enum Arguments {
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
       soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
+      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]
+                                   build a neural model for PHRASE from synthesized speech
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
@@ -143,6 +176,9 @@ public enum Arguments {
       --spotter-threshold X  keyphrase threshold, 1e-80 to 1 (default 1e-30)
       --verifier on|off  rescore each candidate on its own audio (default on)
       --verifier-threshold X  calibrated score a candidate needs, 0.01 to 0.99
+      --trained-models on|off  hear phrases with their ears train models (default on)
+      --models-dir DIR   where trained models live (default: the state directory)
+      --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
     """
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -193,6 +229,8 @@ public enum Arguments {
                 throw UsageError(description: "ears soundalikes: give a phrase with letters, e.g. ears soundalikes \"hey cordelia\"")
             }
             return .soundAlikes(options)
+        case "train":
+            return .train(try parseTrain(&rest))
         case "follow":
             var overrides = ConfigOverrides()
             var wav = false
@@ -227,8 +265,35 @@ public enum Arguments {
             default: return .checkConfig(overrides)
             }
         default:
-            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, follow, soundalikes, check-config, model status, --version, --help")
+            throw UsageError(description: "ears: unknown command '\(command)'; allowed: listen, scan, status, tap, follow, soundalikes, train, check-config, model status, --version, --help")
         }
+    }
+
+    /// `ears train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]`.
+    private static func parseTrain(_ rest: inout [String]) throws(UsageError) -> TrainOptions {
+        var options = TrainOptions()
+        try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
+            switch flag {
+            case "--minutes": options.minutes = try number(flag, try value(), in: 0.1...120, "0.1 to 120")
+            case "--voices":
+                options.voices = try value().split(separator: ",").map { String($0).filter { !$0.isWhitespace } }.filter { !$0.isEmpty }
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else { throw UsageError(description: "ears train: --seed \(text) is not a whole number from 0") }
+                options.seed = seed
+            case "--language":
+                let text = try value()
+                guard text == "en" || text == "ko" else { throw UsageError(description: "ears train: --language \(text) is not known; allowed: en, ko") }
+                options.language = text
+            default: return false
+            }
+            return true
+        }
+        options.phrase = rest.joined(separator: " ")
+        guard !LetterMatcher.letters(options.phrase).isEmpty else {
+            throw UsageError(description: "ears train: give a phrase with letters, e.g. ears train \"hey cordelia\"")
+        }
+        return options
     }
 
     /// Consumes the shared flags (and any the command's `extra` accepts);
@@ -283,6 +348,12 @@ public enum Arguments {
                 overrides.spotter = spotter
             case "--spotter-threshold": overrides.spotterThreshold = try number(flag, try value(), in: 1e-80...1, "1e-80 to 1")
             case "--verifier-threshold": overrides.verifierThreshold = try number(flag, try value(), in: 0.01...0.99, "0.01 to 0.99")
+            case "--trained-models": overrides.trainedModels = try onOff(flag, try value())
+            case "--models-dir":
+                let directory = try value()
+                guard !directory.isEmpty else { throw UsageError(description: "ears: --models-dir needs a directory") }
+                overrides.modelsDirectory = directory
+            case "--trained-threshold": overrides.trainedThreshold = try number(flag, try value(), in: 0.01...0.99, "0.01 to 0.99")
             default:
                 guard try extra(flag, value) else { throw UsageError(description: "ears: unknown option \(flag); see ears --help") }
             }

@@ -76,6 +76,9 @@ public enum EarsMain {
         case let .soundAlikes(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return SoundAlikesCommand.run(options, config: config, output: say)
+        case let .train(options):
+            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
+            return TrainCommand.run(options, config: config, output: say, errors: printError)
         case let .scan(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return ScanCommand.run(options, config: config, output: say, errors: printError)

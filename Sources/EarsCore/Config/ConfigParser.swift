@@ -166,6 +166,10 @@ public enum ConfigParser {
         switchKey(section: "wake", name: "verifier", allowed: "on or off: rescore each candidate on its own audio before it wakes") { $0.verifier = $1 },
         numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, span: "0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
+        switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
+        absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
+        numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.99, span: "0.01 to 0.99",
+                  allowed: "a score from 0.01 to 0.99 (default: each model's own)") { $0.trainedThreshold = $1 },
         Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in
             guard let seconds = Double(value), seconds >= 0, seconds <= 60 else { return "not a number of seconds from 0 to 60" }
             config.refractorySeconds = seconds

@@ -52,6 +52,15 @@ public struct EarsConfig: Sendable, Equatable {
     public var verifier = true
     /// `[wake] verifier_threshold`: the calibrated score (0…1) a candidate needs.
     public var verifierThreshold = EarsConfig.defaultVerifierThreshold
+    /// `[wake] trained_models`: whether a phrase with a model from `ears train`
+    /// is heard by it (on) or every phrase by the acoustic route (off).
+    public var trainedModels = true
+    /// `[wake] models_directory`: where trained models live; nil means the
+    /// environment decides (`PhraseModelDirectory`).
+    public var modelsDirectory: String?
+    /// `[wake] trained_threshold`: the score (0…1) a trained model's head
+    /// needs; nil means each model's own threshold, chosen when it was trained.
+    public var trainedThreshold: Double?
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.
     public var refractorySeconds = WakeDetector.defaultRefractorySeconds
     /// `[status] runtime_directory`: where sockets live; nil means the environment decides.

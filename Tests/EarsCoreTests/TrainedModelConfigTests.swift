@@ -1,0 +1,84 @@
+@testable import EarsCore
+import Testing
+
+/// Where trained models are looked for, the keys that steer them, and the
+/// fan that lets trained and untrained phrases share one ear.
+@Suite struct TrainedModelConfigTests {
+    @Test("the trained-model keys are read")
+    func theKeysAreRead() throws {
+        let config = try ConfigParser.parse("""
+        [wake]
+        trained_models = off
+        models_directory = /srv/ears/models
+        trained_threshold = 0.8
+        """, file: "ears.conf")
+        #expect(!config.trainedModels)
+        #expect(config.modelsDirectory == "/srv/ears/models")
+        #expect(config.trainedThreshold == 0.8)
+    }
+
+    @Test("by default trained models are used, from the state directory, at each model's own threshold")
+    func theDefaultsUseTrainedModels() {
+        let config = EarsConfig()
+        #expect(config.trainedModels)
+        #expect(config.modelsDirectory == nil)
+        #expect(config.trainedThreshold == nil)
+    }
+
+    @Test("a relative models directory is refused with its line", arguments: ["models", "./phrases"])
+    func aRelativeDirectoryIsRefused(value: String) {
+        do {
+            _ = try ConfigParser.parse("[wake]\nmodels_directory = \(value)\n", file: "ears.conf")
+            Issue.record("\(value) was accepted")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.description.contains("absolute"))
+        }
+    }
+
+    @Test("the service's state directory wins over the person's")
+    func theServiceStateDirectoryWins() {
+        let directory = PhraseModelDirectory.resolve(configured: nil,
+                                                     environment: ["STATE_DIRECTORY": "/var/lib/ears", "XDG_STATE_HOME": "/home/a/.state"],
+                                                     userID: 61234)
+        #expect(directory == "/var/lib/ears/phrases")
+    }
+
+    @Test("a person's models live under XDG_STATE_HOME, or ~/.local/state without it")
+    func aPersonsModelsLiveInTheirStateHome() {
+        #expect(PhraseModelDirectory.resolve(configured: nil, environment: ["XDG_STATE_HOME": "/home/a/.state", "HOME": "/home/a"], userID: 1000)
+            == "/home/a/.state/ears/phrases")
+        #expect(PhraseModelDirectory.resolve(configured: nil, environment: ["HOME": "/home/a"], userID: 1000)
+            == "/home/a/.local/state/ears/phrases")
+    }
+
+    @Test("root without a state environment writes where the service reads")
+    func rootUsesTheSystemStateDirectory() {
+        #expect(PhraseModelDirectory.resolve(configured: nil, environment: ["HOME": "/root"], userID: 0) == "/var/lib/ears/phrases")
+    }
+
+    @Test("a configured directory is used as given")
+    func aConfiguredDirectoryIsUsed() {
+        #expect(PhraseModelDirectory.resolve(configured: "/srv/m", environment: ["STATE_DIRECTORY": "/var/lib/ears"], userID: 0) == "/srv/m")
+    }
+
+    @Test("spellings that fold alike share one model file; Hangul stays Hangul")
+    func fileNamesFoldSpelling() {
+        #expect(PhraseModelDirectory.fileName(forPhrase: "Hey Cordelia!") == "hey-cordelia.wakemodel")
+        #expect(PhraseModelDirectory.fileName(forPhrase: "hey,  cordelia") == "hey-cordelia.wakemodel")
+        #expect(PhraseModelDirectory.fileName(forPhrase: "코델리아 피파") == "코델리아-피파.wakemodel")
+    }
+
+    @Test("a fan feeds every member and keeps their utterances apart")
+    func aFanFeedsEveryMember() throws {
+        let first = ScriptedTranscriber(script: [0: [final("hey cordelia", utterance: 1, at: 1)]])
+        let second = ScriptedTranscriber(script: [0: [final("hey jarvis", utterance: 1, at: 1)]])
+        let fan = TranscriberFan([first, second])
+        try fan.start(atSample: 0)
+        let pieces = try fan.feed([0, 1, 2], atSample: 0)
+        #expect(pieces.map(\.text) == ["hey cordelia", "hey jarvis"])
+        #expect(Set(pieces.map(\.utterance)).count == 2)
+        #expect(first.fedSamples == [[0, 1, 2]] && second.fedSamples == [[0, 1, 2]])
+        #expect(fan.engineName == "scripted+scripted")
+    }
+}
