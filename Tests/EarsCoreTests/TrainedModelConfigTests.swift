@@ -1,8 +1,7 @@
 @testable import EarsCore
 import Testing
 
-/// Where trained models are looked for, the keys that steer them, and the
-/// fan that lets trained and untrained phrases share one ear.
+/// Where trained models are looked for, and the keys that steer them.
 @Suite struct TrainedModelConfigTests {
     @Test("the trained-model keys are read")
     func theKeysAreRead() throws {
@@ -67,18 +66,5 @@ import Testing
         #expect(PhraseModelDirectory.fileName(forPhrase: "Hey Cordelia!") == "hey-cordelia.wakemodel")
         #expect(PhraseModelDirectory.fileName(forPhrase: "hey,  cordelia") == "hey-cordelia.wakemodel")
         #expect(PhraseModelDirectory.fileName(forPhrase: "코델리아 피파") == "코델리아-피파.wakemodel")
-    }
-
-    @Test("a fan feeds every member and keeps their utterances apart")
-    func aFanFeedsEveryMember() throws {
-        let first = ScriptedTranscriber(script: [0: [final("hey cordelia", utterance: 1, at: 1)]])
-        let second = ScriptedTranscriber(script: [0: [final("hey jarvis", utterance: 1, at: 1)]])
-        let fan = TranscriberFan([first, second])
-        try fan.start(atSample: 0)
-        let pieces = try fan.feed([0, 1, 2], atSample: 0)
-        #expect(pieces.map(\.text) == ["hey cordelia", "hey jarvis"])
-        #expect(Set(pieces.map(\.utterance)).count == 2)
-        #expect(first.fedSamples == [[0, 1, 2]] && second.fedSamples == [[0, 1, 2]])
-        #expect(fan.engineName == "scripted+scripted")
     }
 }

@@ -28,6 +28,11 @@ public final class Ear {
     public let transcriber: any Transcriber
     /// What cleans the audio before the engine hears it; nil feeds raw audio.
     public let suppressor: (any NoiseSuppressor)?
+    /// A second engine fed every chunk exactly as captured — no gate, no
+    /// noise suppressor — because it was trained on such audio (the trained
+    /// phrase models, `NeuralTranscriber`); nil when there is none. Its
+    /// pieces join the main engine's.
+    public let rawTranscriber: (any Transcriber)?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -41,9 +46,12 @@ public final class Ear {
     /// `meter` continues the counts of an ear this one replaces (a reload
     /// that loads a new engine), so the status counters never go backwards.
     /// `suppressor`, if given, denoises what the gate and the engine see.
+    /// `rawTranscriber`, if given, hears every chunk as captured.
     public init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
+                rawTranscriber: (any Transcriber)? = nil,
                 meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
         self.transcriber = transcriber
+        self.rawTranscriber = rawTranscriber
         self.suppressor = suppressor
         self.meter = meter
         self.gate = gate
@@ -60,6 +68,7 @@ public final class Ear {
         suppressor?.reset()
         gate?.reset()
         try transcriber.start(atSample: startSample)
+        try rawTranscriber?.start(atSample: startSample)
     }
 
     /// Takes one chunk: ring, meter, transcriber. Returns the pieces the
@@ -88,13 +97,29 @@ public final class Ear {
             meter.fed += 1
             produced += try transcriber.feed(piece.samples, atSample: piece.startSample)
         }
+        if let rawTranscriber {
+            produced += try rawTranscriber.feed(chunk.samples, atSample: chunk.startSample)
+        }
         absorb(produced)
         return produced
     }
 
+    /// Drops both engines' streams (after an error); the next call must be `start`.
+    public func resetEngines() {
+        transcriber.reset()
+        rawTranscriber?.reset()
+    }
+
+    /// Both engines forget what they adapted to (`Transcriber.forgetAdaptation`):
+    /// each file of `ears scan` starts from the state the engines loaded in.
+    public func forgetAdaptation() throws(TranscriberError) {
+        try transcriber.forgetAdaptation()
+        try rawTranscriber?.forgetAdaptation()
+    }
+
     /// Ends the stream (end of a file): the open utterance comes back final.
     public func finish() throws(TranscriberError) -> [TranscriptPiece] {
-        let produced = try transcriber.finish()
+        let produced = try transcriber.finish() + (rawTranscriber?.finish() ?? [])
         absorb(produced)
         return produced
     }

@@ -55,9 +55,14 @@ public struct TranscriptPiece: Sendable, Equatable {
     /// loop per 10 ms frame (natural log; higher is surer), and
     /// `startSeconds`/`endSeconds` bound the phrase itself. Nil for a transcript.
     public var spotScore: Double?
+    /// For a piece a phrase's trained model found (`NeuralTranscriber`): the
+    /// head's score, 0…1, at or above the model's threshold. Such a piece has
+    /// already been decided by the model and is not verified again. Nil otherwise.
+    public var trainedScore: Double?
 
     public init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double,
-                spotScore: Double? = nil) {
+                spotScore: Double? = nil, trainedScore: Double? = nil) {
+        self.trainedScore = trainedScore
         self.kind = kind
         self.text = text
         self.utterance = utterance

@@ -61,6 +61,11 @@ public final class WakeJudge {
         // or its utterance: the detector's state before it is put back.
         let before = detector
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
+        if let trainedScore = piece.trainedScore {
+            // The phrase's own trained model found it: its score is the decision.
+            wake.score = trainedScore
+            return wake
+        }
         guard let verifier else { return wake }
         let end = piece.endSeconds + Self.trailSeconds
         let start = max(piece.startSeconds - Self.leadSeconds, end - Self.longestWindowSeconds)
