@@ -67,6 +67,10 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore"], path: "Tests/EarsCoreTests"),
         .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests"),
+        // The ONNX front end against openWakeWord's pipeline in Python
+        // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
+        .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
+                    exclude: ["reference_embeddings.py"]),
     ],
     swiftLanguageModes: [.v6]
 )
