@@ -63,6 +63,8 @@ let package = Package(
                 dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
+        // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
+        .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),
 
         // MARK: tests
         .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore"], path: "Tests/EarsCoreTests"),
