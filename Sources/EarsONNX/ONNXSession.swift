@@ -84,33 +84,42 @@ public final class ONNXSession {
     /// returns the first output's values and shape.
     public func run(input: [Float], shape: [Int]) throws(ONNXError) -> (values: [Float], shape: [Int]) {
         let elements = shape.reduce(1, *)
-        guard elements == input.count, shape.allSatisfy({ $0 >= 0 }) else {
+        guard !shape.isEmpty, !input.isEmpty, elements == input.count, shape.allSatisfy({ $0 > 0 }) else {
             throw ONNXError(operation: "Run (\(modelName))",
-                            message: "\(input.count) values do not fill the shape \(shape)")
+                            message: "\(input.count) values do not fill the shape \(shape) (an empty tensor is not run)")
         }
         let dims = shape.map(Int64.init)
+        // The tensor borrows the buffer, so everything from its creation to
+        // the output's copy happens inside one closure that holds it.
         var data = input
-        var value: OpaquePointer?
-        let created = data.withUnsafeMutableBytes { bytes in
+        let result = data.withUnsafeMutableBytes { bytes in
             dims.withUnsafeBufferPointer { dimensions in
-                library.createTensorWithDataAsOrtValue(memoryInfo, bytes.baseAddress!, bytes.count, dimensions.baseAddress!,
-                                                       dimensions.count, ONNXRuntimeLibrary.elementTypeFloat, &value)
+                Result { () throws(ONNXError) -> (values: [Float], shape: [Int]) in
+                    var value: OpaquePointer?
+                    try library.check(library.createTensorWithDataAsOrtValue(memoryInfo, bytes.baseAddress!, bytes.count,
+                                                                             dimensions.baseAddress!, dimensions.count,
+                                                                             ONNXRuntimeLibrary.elementTypeFloat, &value),
+                                      "CreateTensorWithDataAsOrtValue")
+                    guard let value else {
+                        throw ONNXError(operation: "CreateTensorWithDataAsOrtValue", message: "no value returned")
+                    }
+                    defer { library.releaseValue(value) }
+                    return try runOnce(value)
+                }
             }
         }
-        try library.check(created, "CreateTensorWithDataAsOrtValue")
-        guard let value else { throw ONNXError(operation: "CreateTensorWithDataAsOrtValue", message: "no value returned") }
-        defer { library.releaseValue(value) }
+        return try result.get()
+    }
 
+    /// `Run` with `value` as the first input; the first output copied out.
+    private func runOnce(_ value: OpaquePointer) throws(ONNXError) -> (values: [Float], shape: [Int]) {
         var output: OpaquePointer?
         let status = inputName.withCString { inputCName in
             outputName.withCString { outputCName in
-                var inputNames: [UnsafePointer<CChar>?] = [inputCName]
-                var outputNames: [UnsafePointer<CChar>?] = [outputCName]
+                let inputNames: [UnsafePointer<CChar>?] = [inputCName]
+                let outputNames: [UnsafePointer<CChar>?] = [outputCName]
                 let inputs: [OpaquePointer?] = [value]
-                // `data` must stay alive until Run returns: the tensor borrows it.
-                return withExtendedLifetime(data) {
-                    library.run(session, nil, &inputNames, inputs, 1, &outputNames, 1, &output)
-                }
+                return library.run(session, nil, inputNames, inputs, 1, outputNames, 1, &output)
             }
         }
         try library.check(status, "Run (\(modelName))")

@@ -124,7 +124,14 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
 
     public func feed(_ samples: [Int16]) throws(TranscriberError) -> [[Float]] {
         let windows = try melWindows(windowing.append(samples), into: &windowing)
-        return try embed(windows)
+        do {
+            return try embed(windows)
+        } catch {
+            // Those steps' embeddings are lost: start a new stream rather
+            // than let later embeddings stand for the wrong audio time.
+            windowing.reset()
+            throw error
+        }
     }
 
     public func reset() {
