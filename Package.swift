@@ -63,10 +63,16 @@ let package = Package(
                 dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
+        // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
+        .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),
 
         // MARK: tests
         .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore"], path: "Tests/EarsCoreTests"),
         .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests"),
+        // The ONNX front end against openWakeWord's pipeline in Python
+        // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
+        .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
+                    exclude: ["reference_embeddings.py"]),
     ],
     swiftLanguageModes: [.v6]
 )

