@@ -97,6 +97,14 @@ import Testing
         #expect(stopped.report.epochs.count == 1 && stopped.report.bestEpoch == 1)
     }
 
+    @Test func aLossThatIsNotANumberEndsTheRunAsDiverged() {
+        var train = Self.toySet(count: 64, seed: 41)
+        train[3].window[5] = .nan
+        let (head, report) = HeadTrainer(settings: Self.toySettings()).train(examples: train, validation: train)
+        #expect(report.ending == .diverged && report.bestEpoch == 0)
+        #expect(head.layers.allSatisfy { $0.weights.allSatisfy(\.isFinite) })
+    }
+
     @Test func positivesAreWeightedUpToBalanceTheClasses() {
         let examples = (0..<40).map { WakeExample(window: [Float](repeating: Float($0), count: 12), label: $0 < 10 ? 1 : 0) }
         var s = Self.toySettings()

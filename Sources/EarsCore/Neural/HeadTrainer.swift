@@ -77,6 +77,9 @@ public struct HeadTrainer: Sendable {
             case stoppedEarly
             /// `shouldStop` said so; the head is the best epoch finished before it.
             case cancelled
+            /// The loss stopped being a number (inputs holding NaN or infinity,
+            /// or far too high a learning rate); the head is the best epoch before it.
+            case diverged
         }
         public var ending: Ending
         public var epochs: [Epoch]
@@ -164,6 +167,10 @@ public struct HeadTrainer: Sendable {
                 start += s.batchSize
             }
             let trainLoss = Float(lossSum / max(weightSum, 1))
+            guard trainLoss.isFinite else {
+                report.ending = .diverged
+                break
+            }
             var record = Epoch(trainLoss: trainLoss, validationLoss: nil, averagePrecision: nil)
             if !validation.isEmpty {
                 let scored = Self.evaluate(head, validation, weight: effectiveWeight)
