@@ -49,6 +49,43 @@ import Testing
         #expect(after < before)
     }
 
+    @Test func theBackpropagatedGradientMatchesFiniteDifferences() {
+        var generator = SeededGenerator(seed: 17)
+        let head = WakeHead.initialized(windowEmbeddings: 3, dimension: 3, hidden: [5, 6], leak: 0.3, generator: &generator)
+        let examples = (0..<7).map { k in
+            WakeExample(window: (0..<9).map { _ in generator.gaussian() }, label: k % 3 == 0 ? 1 : 0)
+        }
+        var s = HeadTrainer.Settings()
+        s.weightDecay = 0
+        var state = BatchState(head: head, batchSize: examples.count)
+        var stepped = head
+        _ = state.step(head: &stepped, examples: examples, batch: Array(examples.indices)[...], weight: { _ in 1 },
+                       settings: s, step: 1, generator: &generator)
+        func loss(_ h: WakeHead) -> Double {
+            examples.reduce(0.0) { total, e in
+                let z = e.window.withUnsafeBufferPointer { h.logit(window: $0) }
+                return total + Double(NeuralKernels.softplus(z) - e.label * z)
+            } / Double(examples.count)
+        }
+        for l in head.layers.indices {
+            for k in stride(from: 0, to: head.layers[l].weights.count, by: 3) {
+                var plus = head, minus = head
+                plus.layers[l].weights[k] += 1e-2
+                minus.layers[l].weights[k] -= 1e-2
+                let numeric = (loss(plus) - loss(minus)) / 2e-2
+                let analytic = Double(state.weightGradients[l][k])
+                #expect(abs(numeric - analytic) < 2e-3 + 0.02 * abs(analytic), "layer \(l) weight \(k)")
+            }
+            for k in head.layers[l].biases.indices {
+                var plus = head, minus = head
+                plus.layers[l].biases[k] += 1e-2
+                minus.layers[l].biases[k] -= 1e-2
+                let numeric = (loss(plus) - loss(minus)) / 2e-2
+                #expect(abs(numeric - Double(state.biasGradients[l][k])) < 2e-3 + 0.02 * abs(numeric), "layer \(l) bias \(k)")
+            }
+        }
+    }
+
     @Test func trainingSeparatesALinearlySeparableSet() {
         let train = Self.toySet(count: 600, seed: 11)
         let validation = Self.toySet(count: 200, seed: 12)
