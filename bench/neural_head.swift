@@ -7,7 +7,7 @@
 //   swiftc -O -parse-as-library -module-name EarsCore $N/NeuralKernels.swift $N/SeededGenerator.swift \
 //       $N/WakeHead.swift $N/HeadTrainer.swift $N/WakeModel.swift $N/WakeModelFile.swift \
 //       $N/NeuralWakeSpotter.swift bench/neural_head.swift -o /tmp/neural-head-bench
-//   /tmp/neural-head-bench [examples=50000] [epochs=2] [hidden=64 or 128,64; default: 64, 128+64, 32]
+//   /tmp/neural-head-bench [examples=50000] [epochs=2] [hidden=64 or 128,64; default: 64, 128+64, 32] [threads=1]
 import Foundation
 
 @main
@@ -17,6 +17,7 @@ enum NeuralHeadBench {
         let trainCount = args.count > 1 ? Int(args[1])! : 50_000
         let epochs = args.count > 2 ? Int(args[2])! : 2
         let hiddenSets: [[Int]] = args.count > 3 ? [args[3].split(separator: ",").map { Int($0)! }] : [[64], [128, 64], [32]]
+        let threads = args.count > 4 ? Int(args[4])! : 1
 
         var g = SeededGenerator(seed: 1)
         for hidden in hiddenSets {
@@ -68,12 +69,13 @@ enum NeuralHeadBench {
             s.hidden = hidden
             s.epochs = epochs
             s.patience = 0
+            s.threads = threads
             let t0 = now()
             let (_, report) = HeadTrainer(settings: s).train(examples: train, validation: validation) { e, n, tl, vl in
                 print("  epoch \(e)/\(n) train \(tl) validation \(vl) at \(String(format: "%.1f", now() - t0)) s")
             }
             let rate = Double(train.count * report.epochs.count) / report.seconds
-            print("train hidden \(hidden): \(train.count) examples × \(report.epochs.count) epochs (+\(validation.count) validation each) in \(String(format: "%.1f", report.seconds)) s: \(Int(rate)) example-epochs/s, 30 epochs of 50k ≈ \(String(format: "%.0f", 50_000.0 * 30 / rate)) s; kept epoch \(report.bestEpoch), validation AP \(report.best?.averagePrecision ?? .nan)")
+            print("train hidden \(hidden), \(threads) thread(s): \(train.count) examples × \(report.epochs.count) epochs (+\(validation.count) validation each) in \(String(format: "%.1f", report.seconds)) s: \(Int(rate)) example-epochs/s, 30 epochs of 50k ≈ \(String(format: "%.0f", 50_000.0 * 30 / rate)) s; kept epoch \(report.bestEpoch), validation AP \(report.best?.averagePrecision ?? .nan)")
         }
     }
 

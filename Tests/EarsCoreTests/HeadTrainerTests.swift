@@ -112,6 +112,27 @@ import Testing
         #expect(first.head != third.head)
     }
 
+    @Test func twoThreadsTrainExactlyTheWeightsOneThreadDoes() {
+        var generator = SeededGenerator(seed: 51)
+        let examples = (0..<151).map { k in
+            WakeExample(window: (0..<96).map { _ in generator.gaussian() + (k % 4 == 0 ? 0.5 : 0) }, label: k % 4 == 0 ? 1 : 0)
+        }
+        var s = HeadTrainer.Settings()
+        s.windowEmbeddings = 8
+        s.dimension = 12
+        s.hidden = [46, 9] // big enough to split, widths not multiples of four
+        s.epochs = 3
+        s.batchSize = 32
+        s.dropout = 0.1
+        let single = HeadTrainer(settings: s).train(examples: examples, validation: Array(examples.prefix(40)))
+        s.threads = 2
+        let double = HeadTrainer(settings: s).train(examples: examples, validation: Array(examples.prefix(40)))
+        #expect(single.head == double.head)
+        #expect(single.report.epochs == double.report.epochs)
+        let windows = examples.flatMap(\.window)
+        #expect(single.head.scores(windows: windows) == single.head.scores(windows: windows, threads: 2))
+    }
+
     @Test func progressIsReportedEachEpochAndAStopRequestEndsTheRun() {
         let train = Self.toySet(count: 100, seed: 31)
         var s = Self.toySettings()

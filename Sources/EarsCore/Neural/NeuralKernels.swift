@@ -118,17 +118,21 @@ enum NeuralKernels {
     /// `dw[o, i] += Σ_b dz[b, o] · x[b, i]` and `dbias[o] += Σ_b dz[b, o]`:
     /// the weight gradient of `affine`, tiled four outputs by eight inputs
     /// with the sum over rows kept in registers.
+    /// Only the outputs in `range` (all by default) are touched, so two
+    /// threads given ranges split at a multiple of four compute exactly what
+    /// one thread would.
     static func accumulateWeightGradient(dz: UnsafePointer<Float>, x: UnsafePointer<Float>, rows: Int,
-                                         inputs: Int, outputs: Int,
+                                         inputs: Int, outputs: Int, range: Range<Int>? = nil,
                                          dw: UnsafeMutablePointer<Float>, dbias: UnsafeMutablePointer<Float>) {
-        for o in 0..<outputs {
+        let range = range ?? 0..<outputs
+        for o in range {
             var s: Float = 0
             for b in 0..<rows { s += dz[b * outputs + o] }
             dbias[o] += s
         }
         let blockEnd = inputs & ~7
-        var o = 0
-        while o + 4 <= outputs {
+        var o = range.lowerBound
+        while o + 4 <= range.upperBound {
             var i = 0
             while i < blockEnd {
                 var a0 = SIMD4<Float>(), a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), a3 = SIMD4<Float>()
@@ -161,7 +165,7 @@ enum NeuralKernels {
             }
             o += 4
         }
-        while o < outputs {
+        while o < range.upperBound {
             let target = dw + o * inputs
             for b in 0..<rows {
                 let d = dz[b * outputs + o]
@@ -199,6 +203,47 @@ enum NeuralKernels {
         }
     }
 
+    /// `affine` on two threads when `threads` > 1 and the batch is big
+    /// enough: the rows are split at an even index, so every row is computed
+    /// by the same tile as on one thread and the result is bit-identical.
+    static func affine(x: UnsafePointer<Float>, rows: Int, inputs: Int,
+                       w: UnsafePointer<Float>, bias: UnsafePointer<Float>, outputs: Int,
+                       z: UnsafeMutablePointer<Float>, threads: Int) {
+        guard threads > 1, rows >= 16, inputs * outputs >= 4096 else {
+            affine(x: x, rows: rows, inputs: inputs, w: w, bias: bias, outputs: outputs, z: z)
+            return
+        }
+        let split = (rows / 2) & ~1
+        let shared = Unchecked((x, w, bias, z))
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let (x, w, bias, z) = shared.value
+            let first = part == 0 ? 0 : split
+            let count = part == 0 ? split : rows - split
+            affine(x: x + first * inputs, rows: count, inputs: inputs, w: w, bias: bias, outputs: outputs,
+                   z: z + first * outputs)
+        }
+    }
+
+    /// `accumulateWeightGradient` on two threads when `threads` > 1 and the
+    /// layer is big enough, split by outputs at a multiple of four (bit-identical
+    /// to one thread).
+    static func accumulateWeightGradient(dz: UnsafePointer<Float>, x: UnsafePointer<Float>, rows: Int,
+                                         inputs: Int, outputs: Int,
+                                         dw: UnsafeMutablePointer<Float>, dbias: UnsafeMutablePointer<Float>,
+                                         threads: Int) {
+        let split = min(outputs, (outputs / 2 + 3) & ~3)
+        guard threads > 1, outputs >= 8, inputs * outputs >= 4096, split < outputs else {
+            accumulateWeightGradient(dz: dz, x: x, rows: rows, inputs: inputs, outputs: outputs, dw: dw, dbias: dbias)
+            return
+        }
+        let shared = Unchecked((dz, x, dw, dbias))
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            let (dz, x, dw, dbias) = shared.value
+            accumulateWeightGradient(dz: dz, x: x, rows: rows, inputs: inputs, outputs: outputs,
+                                     range: part == 0 ? 0..<split : split..<outputs, dw: dw, dbias: dbias)
+        }
+    }
+
     /// Logistic function, saturating cleanly for large |z|.
     @inline(__always)
     static func sigmoid(_ z: Float) -> Float {
@@ -210,4 +255,12 @@ enum NeuralKernels {
     static func softplus(_ z: Float) -> Float {
         max(z, 0) + log1pf(expf(-abs(z)))
     }
+}
+
+/// Buffers handed to the two halves of a split product: each half reads
+/// shared inputs and writes its own disjoint rows or outputs, and
+/// `concurrentPerform` returns only when both are done.
+private struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -153,9 +153,10 @@ public struct WakeHead: Sendable, Equatable {
     }
 
     /// Scores many windows at once (`windows.count` a multiple of
-    /// `inputCount`), faster than one at a time; the same values as `score`
-    /// up to rounding in the last place.
-    public func scores(windows: [Float]) -> [Float] {
+    /// `inputCount`), faster than one at a time, on two threads if
+    /// `threads` > 1 (same results); the same values as `score` up to
+    /// rounding in the last place.
+    public func scores(windows: [Float], threads: Int = 1) -> [Float] {
         precondition(windows.count % inputCount == 0, "windows must be whole")
         let rows = windows.count / inputCount
         var logits = [Float](repeating: 0, count: rows)
@@ -170,10 +171,10 @@ public struct WakeHead: Sendable, Equatable {
                 if normalizes {
                     normalized.withUnsafeMutableBufferPointer { n in
                         normalize(input, into: n.baseAddress!, rows: count)
-                        forward(input: UnsafePointer(n.baseAddress!), rows: count, into: &hidden)
+                        forward(input: UnsafePointer(n.baseAddress!), rows: count, into: &hidden, threads: threads)
                     }
                 } else {
-                    forward(input: input, rows: count, into: &hidden)
+                    forward(input: input, rows: count, into: &hidden, threads: threads)
                 }
                 for r in 0..<count { logits[start + r] = hidden[layers.count - 1][r] }
                 start += count
@@ -184,14 +185,15 @@ public struct WakeHead: Sendable, Equatable {
 
     /// Runs the layers over `rows` already-normalised rows; `outputs[l]` gets
     /// layer *l*'s activations (the last one's logits).
-    func forward(input: UnsafePointer<Float>, rows: Int, into outputs: inout [[Float]]) {
+    func forward(input: UnsafePointer<Float>, rows: Int, into outputs: inout [[Float]], threads: Int = 1) {
         var previous = input
         for (index, layer) in layers.enumerated() {
             outputs[index].withUnsafeMutableBufferPointer { out in
                 layer.weights.withUnsafeBufferPointer { w in
                     layer.biases.withUnsafeBufferPointer { b in
                         NeuralKernels.affine(x: previous, rows: rows, inputs: layer.inputs, w: w.baseAddress!,
-                                             bias: b.baseAddress!, outputs: layer.outputs, z: out.baseAddress!)
+                                             bias: b.baseAddress!, outputs: layer.outputs, z: out.baseAddress!,
+                                             threads: threads)
                     }
                 }
                 if index < layers.count - 1 { activate(out.baseAddress!, count: rows * layer.outputs) }
