@@ -154,7 +154,8 @@ public struct HeadTrainer: Sendable {
         var bestMeasure = Float.infinity
         var sinceImprovement = 0
         var step = 0
-        epochs: for epoch in 1...max(1, s.epochs) {
+        let epochCount = max(1, s.epochs)
+        epochs: for epoch in 1...epochCount {
             generator.shuffle(&order)
             var lossSum: Double = 0, weightSum: Double = 0
             var start = 0
@@ -183,7 +184,7 @@ public struct HeadTrainer: Sendable {
                 record.averagePrecision = scored.averagePrecision
             }
             report.epochs.append(record)
-            progress(epoch, s.epochs, trainLoss, record.validationLoss ?? .nan)
+            progress(epoch, epochCount, trainLoss, record.validationLoss ?? .nan)
 
             // Lower is better for the selection measure.
             let measure: Float = switch s.selection {
