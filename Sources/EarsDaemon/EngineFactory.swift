@@ -1,4 +1,5 @@
 import EarsCore
+import EarsONNX
 import EarsPocketSphinx
 import EarsSpeex
 import EarsVosk
@@ -61,6 +62,74 @@ public enum EngineFactory {
         }
     }
 
+    /// What an ear hears with: the configured engine (the acoustic route),
+    /// the phrases' trained models, or both — the engine for the phrases
+    /// without a model beside the models for those with one.
+    public enum Engines {
+        /// No phrase has a trained model (or `trained_models = off`).
+        case acoustic(any Transcriber)
+        /// Every phrase has one: no other engine is loaded.
+        case trained(NeuralTranscriber)
+        /// Some have: `acoustic` hears the rest.
+        case both(acoustic: any Transcriber, trained: NeuralTranscriber)
+
+        /// The engine the ear's gate and suppressor sit in front of.
+        public var main: any Transcriber {
+            switch self {
+            case let .acoustic(engine), let .both(engine, _): return engine
+            case let .trained(engine): return engine
+            }
+        }
+
+        /// The trained engine, when there is one.
+        public var trained: NeuralTranscriber? {
+            switch self {
+            case .acoustic: return nil
+            case let .trained(engine), let .both(_, engine): return engine
+            }
+        }
+    }
+
+    /// `config` with only the phrases that `trained` does not hear: what the
+    /// acoustic engine and its verifier are for.
+    public static func untrained(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
+        guard let trained else { return config }
+        var rest = config
+        let heard = Set(trained.models.map(\.phrase))
+        rest.phrases = config.phrases.filter { !heard.contains($0.text) }
+        return rest
+    }
+
+    /// Loads the engines for `config`: the trained models of the phrases
+    /// that have one (`TrainedModels`) on the shared speech front end, and
+    /// the configured engine for the others.
+    public static func engines(for config: EarsConfig) throws(TranscriberError) -> Engines {
+        let found = try TrainedModels.load(for: config)
+        guard !found.isEmpty else { return .acoustic(try make(for: config)) }
+        let neural = try NeuralTranscriber(embedder: try OpenWakeWordEmbedder.locate(), models: found.map(\.model),
+                                           thresholdOverride: config.trainedThreshold,
+                                           modelName: found.map(\.path).joined(separator: ", "))
+        let rest = untrained(config, trained: neural)
+        guard !rest.phrases.isEmpty else { return .trained(neural) }
+        return .both(acoustic: try make(for: rest), trained: neural)
+    }
+
+    /// The ear for `engines`: the gate and noise suppressor `config` asks for
+    /// sit in front of the acoustic engine; trained models hear every chunk
+    /// as captured, as they were trained.
+    public static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
+        switch engines {
+        case let .acoustic(engine):
+            return try ear(for: config, transcriber: engine, meter: meter)
+        case let .trained(engine):
+            return Ear(transcriber: engine, meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+        case let .both(acoustic, trained):
+            return Ear(transcriber: acoustic, gate: config.speechGate ? EnergySpeechGate() : nil,
+                       suppressor: try suppressor(for: config), rawTranscriber: trained, meter: meter,
+                       monotonicSeconds: ProcessClock.monotonicSeconds)
+        }
+    }
+
     /// The noise suppressor `config` asks for, or nil when it is off.
     public static func suppressor(for config: EarsConfig) throws(TranscriberError) -> (any NoiseSuppressor)? {
         guard config.noiseSuppression else { return nil }
@@ -82,7 +151,7 @@ public enum EngineFactory {
     /// cannot load is reported by its error; the caller decides.
     public static func verifier(for config: EarsConfig, soundAlikes: [String: [String]],
                                 pronouncer: any Pronouncer) throws(TranscriberError) -> (any WakeVerifier)? {
-        guard config.verifier, config.engine == .pocketsphinx else { return nil }
+        guard config.verifier, config.engine == .pocketsphinx, !config.phrases.isEmpty else { return nil }
         let model = try PocketSphinxModel.locate(in: config.model)
         let scorer = PhoneticScorer(pronouncer: pronouncer)
         return try PocketSphinxVerifier(model: model, phrases: config.phrases.map(\.text), soundAlikes: soundAlikes,

@@ -37,6 +37,10 @@ public final class ListenService: @unchecked Sendable {
     private var judge: WakeJudge
     /// The verifier, loaded with the engine (nil when off or not PocketSphinx).
     private var verifier: (any WakeVerifier)?
+    /// What identified the trained model files when the engines loaded (`TrainedModels.signature`).
+    private var modelSignature: [String] = []
+    /// The engine of the phrases with trained models, when any has one.
+    private var trained: NeuralTranscriber?
     private let pronouncer: any Pronouncer
     private var sourceOpen = false
     private let capture: CaptureTap
@@ -65,6 +69,14 @@ public final class ListenService: @unchecked Sendable {
                                threshold: config.verifierThreshold)
     }
 
+    /// The verifier for the phrases the acoustic engine hears (none when
+    /// `trained` hears them all).
+    private func loadVerifier(trained: NeuralTranscriber?) throws(TranscriberError) -> (any WakeVerifier)? {
+        let acoustic = EngineFactory.untrained(config, trained: trained)
+        return try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
+                                          pronouncer: pronouncer)
+    }
+
     /// A new judge for the configuration in force and the loaded verifier.
     private func makeJudge() -> WakeJudge {
         WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
@@ -73,9 +85,11 @@ public final class ListenService: @unchecked Sendable {
 
     /// Loads the engine, its ear and the verifier for the configuration in force.
     private func loadEngine(meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
-        let transcriber = try EngineFactory.make(for: config)
-        let ear = try EngineFactory.ear(for: config, transcriber: transcriber, meter: meter)
-        verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
+        modelSignature = TrainedModels.signature(for: config)
+        let engines = try EngineFactory.engines(for: config)
+        let ear = try EngineFactory.ear(for: config, engines: engines, meter: meter)
+        trained = engines.trained
+        verifier = try loadVerifier(trained: engines.trained)
         earlierNearMisses += judge.nearMisses
         earlierRefused += judge.refused
         judge = makeJudge()
@@ -189,7 +203,7 @@ public final class ListenService: @unchecked Sendable {
             consider(pieces, ear: ear)
         } catch {
             log.error(error.sentence)
-            ear.transcriber.reset()
+            ear.resetEngines()
             try? ear.start(atSample: chunk.endSample)
         }
         let meter = ear.meter
@@ -261,7 +275,7 @@ public final class ListenService: @unchecked Sendable {
             earlierRefused += judge.refused
             // The phrases (or the verifier's settings) changed: its searches follow them.
             do throws(TranscriberError) {
-                verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
+                verifier = try loadVerifier(trained: trained)
             } catch {
                 verifier = nil
                 log.warning("the verifier could not load, candidates wake unverified: \(error.sentence)")
@@ -272,7 +286,11 @@ public final class ListenService: @unchecked Sendable {
         let earTextOn = config.earText
         board.update { $0.heardShown = earTextOn }
         log.notice("reloaded: \(plan.summary)")
-        guard plan.rebuildEngine, let oldEar = ear else { return action }
+        // `ears train` may have written (or replaced) a phrase's model since
+        // the engine loaded: a reload picks it up by loading the engines again.
+        let modelsChanged = TrainedModels.signature(for: config) != modelSignature
+        if modelsChanged { log.notice("reloaded: the trained models changed; loading the engines again") }
+        guard plan.rebuildEngine || modelsChanged, let oldEar = ear else { return action }
         // A new engine: load it now (the old one keeps nothing worth saving
         // but its counters, which the new ear continues).
         do throws(TranscriberError) {
@@ -296,6 +314,9 @@ public final class ListenService: @unchecked Sendable {
         var parts: [String] = []
         if let suppressor = ear.suppressor { parts.append("noise suppression \(suppressor.label)") }
         if verifier != nil { parts.append("verifier on") }
+        if let trained {
+            parts.append("trained models for " + trained.models.map { "\"\($0.phrase)\"" }.joined(separator: ", "))
+        }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }
 

@@ -29,10 +29,10 @@ public enum ScanCommand {
     /// Runs the scan; returns the process exit status.
     public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping (String) -> Void) -> Int32 {
-        let transcriber: any Transcriber
+        let engines: EngineFactory.Engines
         let loadStarted = ProcessClock.monotonicSeconds()
         do throws(TranscriberError) {
-            transcriber = try EngineFactory.make(for: config)
+            engines = try EngineFactory.engines(for: config)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1
@@ -40,7 +40,9 @@ public enum ScanCommand {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?
         do throws(TranscriberError) {
-            verifier = try EngineFactory.verifier(for: config, soundAlikes: DetectorFactory.soundAlikes(for: config, pronouncer: pronouncer), pronouncer: pronouncer)
+            // The verifier is for the phrases the acoustic engine hears.
+            let acoustic = EngineFactory.untrained(config, trained: engines.trained)
+            verifier = try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer), pronouncer: pronouncer)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1
@@ -61,7 +63,7 @@ public enum ScanCommand {
                                   onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
             var fileWakes: [WakeEvent] = []
             do {
-                let ear = try EngineFactory.ear(for: config, transcriber: transcriber)
+                let ear = try EngineFactory.ear(for: config, engines: engines)
                 defer {
                     chunks += ear.meter.chunks
                     fed += ear.meter.fed
@@ -70,7 +72,7 @@ public enum ScanCommand {
                 defer { source.close() }
                 // Each file from the engine's state as loaded: what it adapted
                 // to in the file before must not change this file's result.
-                try transcriber.forgetAdaptation()
+                try ear.forgetAdaptation()
                 try ear.start(atSample: 0)
                 while let chunk = try source.read() {
                     audioSeconds += AudioFormat.seconds(ofSamples: Int64(chunk.samples.count))
@@ -89,7 +91,8 @@ public enum ScanCommand {
                     output(JSONText.object([("event", JSONText.string("error")), ("file", JSONText.string(file)),
                                             ("error", JSONText.string(sentence))]))
                 }
-                transcriber.reset()
+                engines.main.reset()
+                engines.trained?.reset()
                 continue
             }
             wakes += fileWakes.count
@@ -118,6 +121,7 @@ public enum ScanCommand {
                 ("refused", String(refused)),
                 ("noise_suppression", JSONText.string(config.noiseSuppression ? "speexdsp \(config.noiseSuppressionDecibels) dB" : "off")),
                 ("verifier", verifier == nil ? "false" : "true"),
+                ("trained", "[" + (engines.trained?.models ?? []).map { JSONText.string($0.phrase) }.joined(separator: ",") + "]"),
             ]))
         } else {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")

@@ -1,0 +1,95 @@
+/// The trained phrase models as an engine: audio goes through the shared
+/// speech front end (`SpeechEmbedder`, one embedding every 80 ms), each
+/// phrase's head scores the last 1.28 s of embeddings, and a detection comes
+/// back as a final piece whose text is the phrase and whose `trainedScore`
+/// is the head's score. The detector then matches the text exactly and the
+/// judge takes the score as the decision (`WakeJudge`).
+///
+/// It is meant to hear every chunk as captured (`Ear.rawTranscriber`, or as
+/// the ear's only engine with no gate and no suppressor): the heads were
+/// trained on continuous, undenoised audio. A gap in the audio (a feed that
+/// does not start where the last one ended) starts a new front-end stream,
+/// as `start` does. Used from one thread.
+public final class NeuralTranscriber: Transcriber {
+    /// Utterance numbers start here, far from any other engine's, because an
+    /// ear may hold this engine's pieces beside another's.
+    public static let firstUtterance = 1 << 40
+
+    public let engineName = "trained"
+    /// The phrases' model files, for the status socket.
+    public let modelName: String
+    /// The models heard, in the order detections name them.
+    public let models: [WakeModel]
+
+    private let embedder: any SpeechEmbedder
+    private let freshSpotter: NeuralWakeSpotter
+    private var spotter: NeuralWakeSpotter
+    /// Audio time of the front-end stream's first sample, in samples.
+    private var streamStartSample: Int64 = 0
+    /// Audio time the next feed should start at, in samples.
+    private var nextSample: Int64 = 0
+    private var utterance = NeuralTranscriber.firstUtterance
+
+    /// An engine for `models` on `embedder`. Every model must have been
+    /// trained on this front end (`frontEndVersion`); otherwise this throws
+    /// the sentence naming the phrase and `ears train` as the fix.
+    /// `thresholdOverride` (0…1), when given, replaces every model's own
+    /// threshold; `modelName` is what the status socket shows.
+    public init(embedder: any SpeechEmbedder, models: [WakeModel], thresholdOverride: Double? = nil,
+                modelName: String) throws(TranscriberError) {
+        for model in models where model.frontEndVersion != embedder.frontEndVersion {
+            throw .engineFailed(engine: "trained", detail: "the model of \"\(model.phrase)\" was trained on the front end \(model.frontEndVersion), "
+                + "and this ears has \(embedder.frontEndVersion); run ears train \"\(model.phrase)\" again")
+        }
+        self.embedder = embedder
+        self.models = models
+        self.modelName = modelName
+        let phrases = models.map { model in
+            var phrase = NeuralWakeSpotter.Phrase(model: model)
+            if let thresholdOverride { phrase.threshold = Float(thresholdOverride) }
+            return phrase
+        }
+        var settings = NeuralWakeSpotter.Settings()
+        settings.stepSeconds = Double(embedder.samplesPerEmbedding) / Double(AudioFormat.sampleRate)
+        freshSpotter = NeuralWakeSpotter(phrases: phrases, dimension: embedder.dimension, settings: settings)
+        spotter = freshSpotter
+    }
+
+    public func start(atSample startSample: Int64) throws(TranscriberError) {
+        restart(at: startSample)
+    }
+
+    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+        if startSample != nextSample { restart(at: startSample) }
+        nextSample = startSample + Int64(samples.count)
+        let detections = spotter.push(contentsOf: try embedder.feed(samples))
+        let offsetSeconds = AudioFormat.seconds(ofSamples: streamStartSample)
+        return detections.map { detection in
+            utterance += 1
+            return TranscriptPiece(kind: .final, text: detection.phrase, utterance: utterance,
+                                   startSeconds: offsetSeconds + detection.startSeconds,
+                                   endSeconds: offsetSeconds + detection.endSeconds,
+                                   trainedScore: Double(detection.score))
+        }
+    }
+
+    /// Nothing is pending at the end of a stream: a detection is reported as
+    /// soon as its peak is past.
+    public func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
+
+    public func reset() { restart(at: nextSample) }
+
+    /// The front end and heads adapt to nothing: the same as `reset`.
+    public func forgetAdaptation() throws(TranscriberError) { reset() }
+
+    /// The highest score each model's head gave since the last call, in
+    /// `models` order (numbers only: for near misses and the benchmark).
+    public func takeMaxScores() -> [Float] { spotter.takeMaxScores() }
+
+    private func restart(at sample: Int64) {
+        embedder.reset()
+        spotter = freshSpotter
+        streamStartSample = sample
+        nextSample = sample
+    }
+}
