@@ -48,7 +48,8 @@ struct PCMAudio: Sendable {
     func resampled(to rate: Int) throws(SynthError) -> [Int16] {
         if sampleRate == rate && channels == 1 { return Self.samples(bytes) }
         let raw = ["-t", "raw", "-e", "signed-integer", "-b", "16", "-L"]
-        let output = try Subprocess.run(.sox, ["-V1"] + raw + ["-r", String(sampleRate), "-c", String(channels), "-"]
+        // -D: no dither, so the same input always gives the same samples.
+        let output = try Subprocess.run(.sox, ["-V1", "-D"] + raw + ["-r", String(sampleRate), "-c", String(channels), "-"]
                                             + raw + ["-r", String(rate), "-c", "1", "-"], input: bytes)
         return Self.samples(output)
     }

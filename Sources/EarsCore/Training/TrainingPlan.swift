@@ -71,7 +71,9 @@ public struct TrainingPlan: Sendable, Equatable {
         let pools = VoicePools(own, using: &generator)
         heldOutEngines = pools.heldOutEngines
         speakers = pools.speakers
-        let fortunePools = english.isEmpty ? pools : VoicePools(english, using: &generator)
+        // One partition per set of speakers: English fortunes in an English plan
+        // must use the same split of speakers as the phrase clips.
+        let fortunePools = english.isEmpty || language == "en" ? pools : VoicePools(english, using: &generator)
 
         let fortuneTexts = fortunes.compactMap(Self.cleanFortune).filter { !$0.lowercased().contains(folded) }
         let alikeTexts = soundAlikes.filter { $0.kind != .word }.map(\.text)
