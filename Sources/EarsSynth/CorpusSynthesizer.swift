@@ -9,11 +9,15 @@ import Synchronization
 /// Babble needs other speech before the clips that use it, so a few of the
 /// plan's other-speech clips (`babbleSources`) are said first, dry, and
 /// reused as their own clips' input; then every clip is said and augmented
-/// in one pass. Per clip the work is pure given the plan (seeded), so the
-/// output is the same for any number of workers.
+/// in one pass. Festival clips go in batches of `festivalBatch` (one
+/// festival start-up per batch); the others one by one. Per clip the work is
+/// pure given the plan (seeded), so the output is the same for any number of
+/// workers.
 public final class CorpusSynthesizer: Sendable {
     /// Other-speech clips said first to make babble from.
     public static let babbleSources = 8
+    /// Festival clips said in one festival run (see `SpeechSynthesizer.say(_:)`).
+    public static let festivalBatch = 16
     /// Concurrent workers when the caller does not say.
     public static let defaultWorkers = 2
 
@@ -40,30 +44,61 @@ public final class CorpusSynthesizer: Sendable {
                            progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SynthError) -> [[Int16]] {
         let sources = Array(clips.filter { $0.role == .negative(.otherSpeech) }.prefix(Self.babbleSources))
-        let dry = try run(sources, progress: { _, _ in }, isCancelled: isCancelled) { clip throws(SynthError) in
-            try self.say(clip)
+        let dry = try run(sources, progress: { _, _ in }, isCancelled: isCancelled) { batch throws(SynthError) in
+            try self.say(batch)
         }
         var dryByIndex: [Int: [Int16]] = [:]
         for (clip, samples) in zip(sources, dry) { dryByIndex[clip.index] = samples }
         let babble = dry.filter { !$0.isEmpty }
         let cached = dryByIndex
-        return try run(clips, progress: progress, isCancelled: isCancelled) { clip throws(SynthError) in
-            if clip.role == .negative(.noiseOnly) {
-                return self.augmenter.noiseOnly(seconds: clip.noiseSeconds, augmentation: clip.augmentation, babble: babble)
+        return try run(clips, progress: progress, isCancelled: isCancelled) { batch throws(SynthError) in
+            let fresh = batch.filter { cached[$0.index] == nil && $0.role != .negative(.noiseOnly) }
+            var said: [Int: [Int16]] = [:]
+            for (clip, samples) in zip(fresh, try self.say(fresh)) { said[clip.index] = samples }
+            var results: [[Int16]] = []
+            for clip in batch {
+                if clip.role == .negative(.noiseOnly) {
+                    results.append(self.augmenter.noiseOnly(seconds: clip.noiseSeconds, augmentation: clip.augmentation, babble: babble))
+                } else {
+                    let speech = cached[clip.index] ?? said[clip.index] ?? []
+                    results.append(try self.augmenter.apply(clip.augmentation, to: speech, babble: babble))
+                }
             }
-            let speech: [Int16]
-            if let dry = cached[clip.index] { speech = dry } else { speech = try self.say(clip) }
-            return try self.augmenter.apply(clip.augmentation, to: speech, babble: babble)
+            return results
         }
     }
 
-    /// A clip's dry speech (empty for a clip without voice or text).
-    private func say(_ clip: TrainingClip) throws(SynthError) -> [Int16] {
-        guard let voice = clip.voice, !clip.text.isEmpty else { return [] }
-        return try synthesizer.say(clip.text, voice: voice)
+    /// The clips' dry speech, in order (empty for a clip without voice or text).
+    private func say(_ clips: [TrainingClip]) throws(SynthError) -> [[Int16]] {
+        let speaking = clips.filter { $0.voice != nil && !$0.text.isEmpty }
+        var said: [Int: [Int16]] = [:]
+        for (clip, samples) in zip(speaking, try synthesizer.say(speaking.map { ($0.text, $0.voice!) })) {
+            said[clip.index] = samples
+        }
+        return clips.map { said[$0.index] ?? [] }
     }
 
-    /// Shared state of one run: the next clip to take, the results so far, the first error.
+    /// Work units over `clips` (positions in it): festival clips in runs of
+    /// up to `festivalBatch`, every other clip alone; in clip order.
+    static func batches(_ clips: [TrainingClip]) -> [[Int]] {
+        var units: [[Int]] = []
+        var festival: [Int] = []
+        for position in clips.indices {
+            if clips[position].voice?.engine == .festival && !clips[position].text.isEmpty {
+                festival.append(position)
+                if festival.count == festivalBatch {
+                    units.append(festival)
+                    festival = []
+                }
+            } else {
+                units.append([position])
+            }
+        }
+        if !festival.isEmpty { units.append(festival) }
+        return units
+    }
+
+    /// Shared state of one run: the next work unit to take, the results so far, the first error.
     private struct RunState {
         var next = 0
         var done = 0
@@ -71,18 +106,19 @@ public final class CorpusSynthesizer: Sendable {
         var failure: SynthError?
     }
 
-    /// `work` over `clips` on `workers` threads, results in order.
+    /// `work` over `clips` in `batches(clips)` on `workers` threads, results in clip order.
     private func run(_ clips: [TrainingClip], progress: @escaping @Sendable (Int, Int) -> Void,
                      isCancelled: @escaping @Sendable () -> Bool,
-                     work: @escaping @Sendable (TrainingClip) throws(SynthError) -> [Int16]) throws(SynthError) -> [[Int16]] {
+                     work: @escaping @Sendable ([TrainingClip]) throws(SynthError) -> [[Int16]]) throws(SynthError) -> [[Int16]] {
         guard !clips.isEmpty else { return [] }
+        let units = Self.batches(clips)
         let state = Mutex(RunState(results: Array(repeating: nil, count: clips.count)))
         let group = DispatchGroup()
-        for _ in 0..<min(workers, clips.count) {
+        for _ in 0..<min(workers, units.count) {
             DispatchQueue.global().async(group: group) {
                 while true {
                     let taken: Int? = state.withLock { state in
-                        guard state.failure == nil, state.next < clips.count else { return nil }
+                        guard state.failure == nil, state.next < units.count else { return nil }
                         if isCancelled() {
                             state.failure = .cancelled
                             return nil
@@ -90,13 +126,15 @@ public final class CorpusSynthesizer: Sendable {
                         defer { state.next += 1 }
                         return state.next
                     }
-                    guard let index = taken else { return }
+                    guard let unit = taken else { return }
                     do throws(SynthError) {
-                        let samples = try work(clips[index])
+                        let samples = try work(units[unit].map { clips[$0] })
                         state.withLock { state in
-                            state.results[index] = samples
-                            state.done += 1
-                            progress(state.done, clips.count)
+                            for (position, clip) in zip(units[unit], samples) {
+                                state.results[position] = clip
+                                state.done += 1
+                                progress(state.done, clips.count)
+                            }
                         }
                     } catch {
                         state.withLock { state in

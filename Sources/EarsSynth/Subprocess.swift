@@ -13,7 +13,7 @@ struct Tool: Sendable, Hashable {
     let package: String
 
     static let flite = Tool(command: "flite", package: "flite")
-    static let text2wave = Tool(command: "text2wave", package: "festival")
+    static let festival = Tool(command: "festival", package: "festival")
     static let espeak = Tool(command: "espeak-ng", package: "espeak-ng")
     static let sox = Tool(command: "sox", package: "sox")
 

@@ -62,7 +62,7 @@ public struct VoiceCatalog: Sendable {
     /// Festival voices: directories under an English language directory that
     /// hold a `festvox` directory; the voice is said with `(voice_<dir>)`.
     static func festivalVoices(root: String) -> [SynthVoice] {
-        guard Tool.text2wave.path != nil else { return [] }
+        guard Tool.festival.path != nil else { return [] }
         let manager = FileManager.default
         var voices: [SynthVoice] = []
         for language in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where festivalEnglishDirectories.contains(language) {

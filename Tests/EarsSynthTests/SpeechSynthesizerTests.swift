@@ -66,6 +66,23 @@ import Testing
         #expect(noiseOnly.count == 24000 && noiseOnly.contains { $0 != 0 })
     }
 
+    @Test("festival says a batch in one run, the same audio as one by one, quotes and all")
+    func festivalBatch() throws {
+        let synthesizer = try SpeechSynthesizer()
+        let kal = SynthVoice(engine: .festival, name: "kal_diphone", language: "en")
+        let requests: [(text: String, voice: SynthVoice)] = [
+            ("hey cordelia", kal), ("she said \"hi\" \\ then\nleft", kal.with(ratePercent: 120, pitch: nil)),
+            ("hey cordelia", SynthVoice(engine: .flite, name: "slt", language: "en")), ("hey cordelia", kal),
+        ]
+        let batch = try synthesizer.say(requests)
+        #expect(batch.count == 4 && batch.allSatisfy { $0.count > 8000 })
+        #expect(batch[0] == batch[3])
+        #expect(batch[0] == (try synthesizer.say("hey cordelia", voice: kal)))
+        #expect(batch[1] == (try synthesizer.say("she said \"hi\" \\ then\nleft", voice: kal.with(ratePercent: 120, pitch: nil))))
+        #expect(SpeechSynthesizer.schemeEscaped("a \"b\" \\ c\nd") == "a \\\"b\\\" \\\\ c d")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: synthesizer.temporaryDirectory).isEmpty)
+    }
+
     @Test("a missing program is an error naming the Debian package")
     func missingTool() {
         let tool = Tool(command: "ears-no-such-synthesizer", package: "ears-no-such-package")
@@ -108,7 +125,7 @@ import Testing
 
     @Test("a plan's clips come back in plan order with progress, the same with 1 or 2 workers, and cancel stops")
     func corpus() throws {
-        let voices = VoiceCatalog().voices.filter { $0.engine != .festival }
+        let voices = VoiceCatalog().voices
         let plan = try TrainingPlan(phrase: Self.phrase, language: "en", voices: voices, soundAlikes: [],
                                     fortunes: ["The quick brown fox jumps over the lazy dog."],
                                     budget: TrainingBudget(positives: 12), seed: 3)

@@ -13,7 +13,7 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
     public enum Engine: String, Sendable, Hashable, CaseIterable, Comparable {
         /// flite (CMU Flite): `flite -voice NAME`. Debian package flite.
         case flite
-        /// festival's `text2wave` with `(voice_NAME)`. Debian package festival + festvox-*.
+        /// festival (`festival --pipe`, `(voice_NAME)`). Debian package festival and a festvox-* voice.
         case festival
         /// espeak-ng: `espeak-ng -v NAME+VARIANT`. Debian package espeak-ng.
         case espeak
