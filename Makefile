@@ -10,7 +10,7 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
                 pocketsphinx-en-us libmicrohttpd-dev libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
-                festival festvox-kallpc16k fortunes-min gnuplot-nox time systemd \
+                festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
                 mandoc groff-base
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -73,6 +73,7 @@ let package = Package(
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
+        .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
     ],
     swiftLanguageModes: [.v6]
 )

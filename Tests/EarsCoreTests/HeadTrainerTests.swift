@@ -9,7 +9,7 @@ import Testing
         var generator = SeededGenerator(seed: seed)
         let plane: [Float] = (0..<12).map { Float($0 % 5) - 2 + 0.3 }
         return (0..<count).map { _ in
-            let window = (0..<12).map { _ in generator.gaussian() * 2 + 1 }
+            let window = (0..<12).map { _ in generator.gaussianFloat() * 2 + 1 }
             let side = zip(window, plane).reduce(Float(0)) { $0 + $1.0 * $1.1 } - 3
             return WakeExample(window: window, label: side > 0 ? 1 : 0)
         }
@@ -53,7 +53,7 @@ import Testing
         var generator = SeededGenerator(seed: 17)
         let head = WakeHead.initialized(windowEmbeddings: 3, dimension: 3, hidden: [5, 6], leak: 0.3, generator: &generator)
         let examples = (0..<7).map { k in
-            WakeExample(window: (0..<9).map { _ in generator.gaussian() }, label: k % 3 == 0 ? 1 : 0)
+            WakeExample(window: (0..<9).map { _ in generator.gaussianFloat() }, label: k % 3 == 0 ? 1 : 0)
         }
         var s = HeadTrainer.Settings()
         s.weightDecay = 0
@@ -115,7 +115,7 @@ import Testing
     @Test func twoThreadsTrainExactlyTheWeightsOneThreadDoes() {
         var generator = SeededGenerator(seed: 51)
         let examples = (0..<151).map { k in
-            WakeExample(window: (0..<96).map { _ in generator.gaussian() + (k % 4 == 0 ? 0.5 : 0) }, label: k % 4 == 0 ? 1 : 0)
+            WakeExample(window: (0..<96).map { _ in generator.gaussianFloat() + (k % 4 == 0 ? 0.5 : 0) }, label: k % 4 == 0 ? 1 : 0)
         }
         var s = HeadTrainer.Settings()
         s.windowEmbeddings = 8

@@ -44,9 +44,9 @@ import Testing
         var generator = SeededGenerator(seed: 7)
         var head = WakeHead.initialized(windowEmbeddings: 16, dimension: 96, hidden: [37, 10], leak: 0.01,
                                         generator: &generator)
-        head.featureMean = (0..<96).map { _ in generator.gaussian() }
+        head.featureMean = (0..<96).map { _ in generator.gaussianFloat() }
         head.featureScale = (0..<96).map { _ in 0.5 + generator.unitFloat() }
-        let windows = (0..<5).map { _ in (0..<1536).map { _ in generator.gaussian() } }
+        let windows = (0..<5).map { _ in (0..<1536).map { _ in generator.gaussianFloat() } }
         let batch = head.scores(windows: windows.flatMap { $0 })
         for (window, batchScore) in zip(windows, batch) {
             var values = window.enumerated().map { Double(($1 - head.featureMean[$0 % 96]) * head.featureScale[$0 % 96]) }

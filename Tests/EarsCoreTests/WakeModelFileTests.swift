@@ -8,7 +8,7 @@ import Testing
         var generator = SeededGenerator(seed: 9)
         var head = WakeHead.initialized(windowEmbeddings: 16, dimension: 96, hidden: [12, 5], leak: 0.01,
                                         generator: &generator)
-        head.featureMean = (0..<96).map { _ in generator.gaussian() }
+        head.featureMean = (0..<96).map { _ in generator.gaussianFloat() }
         head.featureScale = (0..<96).map { _ in generator.unitFloat() + 0.5 }
         return WakeModel(
             phrase: "hey computer", language: "en-US", frontEndVersion: "openwakeword-0.5.1 melspec:ab12 embed:cd34",

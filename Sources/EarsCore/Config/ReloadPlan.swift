@@ -57,6 +57,8 @@ public struct ReloadPlan: Sendable, Equatable {
             || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)
+            || old.trainedModels != effective.trainedModels || old.modelsDirectory != effective.modelsDirectory
+            || old.trainedThreshold != effective.trainedThreshold
         captureLimitsChanged = old.captureLimits != effective.captureLimits
         earTextChanged = old.earText != effective.earText
         needsRestart = restart

@@ -89,7 +89,7 @@ public struct WakeHead: Sendable, Equatable {
         for (index, width) in (hidden + [1]).enumerated() {
             let isOutput = index == hidden.count
             let deviation = ((isOutput ? 1 : 2) / Float(fanIn)).squareRoot()
-            let weights = (0..<(fanIn * width)).map { _ in generator.gaussian() * deviation }
+            let weights = (0..<(fanIn * width)).map { _ in generator.gaussianFloat() * deviation }
             layers.append(Layer(inputs: fanIn, outputs: width, weights: weights,
                                 biases: [Float](repeating: 0, count: width)))
             fanIn = width

@@ -1,0 +1,58 @@
+/// How much audio a training plan asks for: the size knob behind
+/// `ears train --minutes`. Counts of clips per role, all derived from the
+/// number of positive utterances so that the class balance stays fixed as the
+/// budget grows.
+public struct TrainingBudget: Sendable, Hashable {
+    /// Positives in the default plan: sized so that synthesis and augmentation
+    /// take about 3 minutes on 2 cores (measured: see docs/training.md), which
+    /// leaves the rest of a 10-minute training for features and fitting.
+    public static let defaultPositives = 600
+    /// The default `--minutes` of a whole training run.
+    public static let defaultMinutes = 10.0
+    /// Negatives of each sound-alike text kind per positive.
+    public static let soundAlikesPerPositive = 1.0
+    /// Phrase words alone per positive (several-word phrases only).
+    public static let wordsAlonePerPositive = 0.25
+    /// Phrase words in sentences per positive (several-word phrases only).
+    public static let wordsInSentencesPerPositive = 0.25
+    /// Fortunes (other speech, a few seconds each) per positive.
+    public static let otherSpeechPerPositive = 0.5
+    /// Noise-only clips per positive.
+    public static let noiseOnlyPerPositive = 0.15
+
+    /// Positive utterances.
+    public var positives: Int
+    /// Sound-alike utterances.
+    public var soundAlikes: Int
+    /// Phrase words alone.
+    public var wordsAlone: Int
+    /// Phrase words in sentences.
+    public var wordsInSentences: Int
+    /// Fortunes spoken.
+    public var otherSpeech: Int
+    /// Noise-only clips.
+    public var noiseOnly: Int
+
+    /// A budget of `positives` with the other counts in the fixed ratios above.
+    public init(positives: Int) {
+        let count = max(1, positives)
+        func scaled(_ ratio: Double) -> Int { max(1, Int((Double(count) * ratio).rounded())) }
+        self.positives = count
+        soundAlikes = scaled(Self.soundAlikesPerPositive)
+        wordsAlone = scaled(Self.wordsAlonePerPositive)
+        wordsInSentences = scaled(Self.wordsInSentencesPerPositive)
+        otherSpeech = scaled(Self.otherSpeechPerPositive)
+        noiseOnly = scaled(Self.noiseOnlyPerPositive)
+    }
+
+    /// The budget for a whole training run of `minutes` (synthesis takes
+    /// about 30 % of it): the default at `defaultMinutes`, scaled linearly,
+    /// at least 50 positives.
+    public static func forMinutes(_ minutes: Double) -> TrainingBudget {
+        let scaled = Double(defaultPositives) * max(0, minutes) / defaultMinutes
+        return TrainingBudget(positives: max(50, Int(scaled.rounded())))
+    }
+
+    /// Every clip the budget asks for, when the phrase has several words.
+    public var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly }
+}

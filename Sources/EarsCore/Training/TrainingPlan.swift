@@ -1,0 +1,164 @@
+import Foundation // string trimming and replacing only
+
+/// The deterministic list of clips to synthesize for training a detector of
+/// one phrase: positives in many voices, rates and pitches, and five kinds of
+/// negative, each clip with an augmentation and a split. Pure: the caller
+/// passes the installed voices, the sound-alikes and the fortune texts in.
+///
+/// Splits are made by speaker (`SynthVoice.speakerID`), never by clip:
+/// - heldOut: every voice of one whole engine when the language has two or
+///   more (festival first, then flite: the engine the detector never hears is
+///   what the reported figures are about); with one engine (Korean:
+///   espeak-ng only) a fifth of its speakers;
+/// - validation: about a sixth of the remaining speakers (at least one),
+///   watched for early stopping;
+/// - train: the rest.
+/// Each role's clips are split `heldOutFraction` / `validationFraction` /
+/// rest, then each clip draws an engine of its split (uniformly, so a few
+/// flite voices are not drowned by dozens of espeak-ng variants), a speaker
+/// of that engine, a rate and a pitch.
+///
+/// Fortunes are English, so other speech is always spoken by English voices
+/// (for a Korean phrase too: it is speech that is not the phrase either way).
+public struct TrainingPlan: Sendable, Equatable {
+    /// Share of each role's clips in the held-out split.
+    public static let heldOutFraction = 0.15
+    /// Share of each role's clips in the validation split.
+    public static let validationFraction = 0.1
+    /// Speaking rates drawn, in percent of normal.
+    public static let ratePercents = Array(stride(from: 80, through: 125, by: 5))
+    /// espeak-ng pitches drawn (`-p`).
+    public static let espeakPitches = Array(stride(from: 25, through: 75, by: 5))
+    /// Noise-only clip lengths drawn, in seconds.
+    public static let noiseSecondsRange: ClosedRange<Double> = 1...3
+    /// Longest fortune used, in words: about 6 seconds of speech.
+    public static let maximumFortuneWords = 18
+    /// Sentences around one phrase word; `{}` stands for the word.
+    public static let wordCarriers = ["did you see {} today", "{} is not here yet", "tell {} i said so",
+                                      "i was talking about {}", "where is {}", "{}, come on"]
+
+    /// The phrase, folded (lowercase, single spaces).
+    public let phrase: String
+    /// "en" or "ko".
+    public let language: String
+    /// The seed everything was drawn from.
+    public let seed: UInt64
+    /// The clips, in synthesis order.
+    public let clips: [TrainingClip]
+    /// The engines whose voices are all held out (empty with one engine).
+    public let heldOutEngines: [SynthVoice.Engine]
+    /// Speaker IDs per split, sorted, for the phrase's language.
+    public let speakers: [TrainingClip.Split: [String]]
+
+    /// Makes the plan. `voices` are the installed voices (any languages: the
+    /// phrase's language is picked out, English is used for fortunes);
+    /// `soundAlikes` come from `SoundAlikeGenerator` (its `.word` kind is
+    /// ignored: words alone are made here); `fortunes` are raw fortune-file
+    /// entries. Throws when the language has no voice, or the phrase is empty.
+    public init(phrase: String, language: String, voices: [SynthVoice], soundAlikes: [SoundAlike],
+                fortunes: [String], budget: TrainingBudget, seed: UInt64) throws(TrainingPlanError) {
+        let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard !words.isEmpty else { throw .emptyPhrase }
+        let own = Array(Set(voices.filter { $0.language == language })).sorted()
+        guard !own.isEmpty else { throw .noVoices(language: language) }
+        let english = Array(Set(voices.filter { $0.language == "en" })).sorted()
+
+        let folded = words.joined(separator: " ")
+        self.phrase = folded
+        self.language = language
+        self.seed = seed
+        var generator = SeededGenerator(seed: seed)
+        let pools = VoicePools(own, using: &generator)
+        heldOutEngines = pools.heldOutEngines
+        speakers = pools.speakers
+        // One partition per set of speakers: English fortunes in an English plan
+        // must use the same split of speakers as the phrase clips.
+        let fortunePools = english.isEmpty || language == "en" ? pools : VoicePools(english, using: &generator)
+
+        let fortuneTexts = fortunes.compactMap(Self.cleanFortune).filter { !$0.lowercased().contains(folded) }
+        let alikeTexts = soundAlikes.filter { $0.kind != .word }.map(\.text)
+        let several = words.count > 1
+        let distinctWords = words.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+
+        var clips: [TrainingClip] = []
+        func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, text: (inout SeededGenerator) -> String) {
+            let splits = Self.splits(count: count, using: &generator)
+            for split in splits {
+                var clipGenerator = generator.child()
+                let voice = pools.voice(in: split, using: &clipGenerator)
+                let said = text(&clipGenerator)
+                let augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
+                clips.append(TrainingClip(index: clips.count, role: role, text: said, voice: voice,
+                                          augmentation: augmentation, split: split))
+            }
+        }
+        add(.positive, count: budget.positives, pools: pools) { Self.styled(words, using: &$0) }
+        if !alikeTexts.isEmpty {
+            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools) { $0.pick(alikeTexts) }
+        }
+        if several {
+            add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools) {
+                $0.pick(distinctWords) + $0.pick(["", ".", "!", "?"])
+            }
+            add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools) {
+                $0.pick(Self.wordCarriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
+            }
+        }
+        if !fortuneTexts.isEmpty {
+            add(.negative(.otherSpeech), count: budget.otherSpeech, pools: fortunePools) { $0.pick(fortuneTexts) }
+        }
+        for split in Self.splits(count: budget.noiseOnly, using: &generator) {
+            var clipGenerator = generator.child()
+            var augmentation = Augmentation.random(using: &clipGenerator, noiseChance: 1, allowBabble: !english.isEmpty)
+            augmentation.tempo = 1
+            augmentation.pitchCents = 0
+            let seconds = (clipGenerator.double(in: Self.noiseSecondsRange) * 10).rounded() / 10
+            clips.append(TrainingClip(index: clips.count, role: .negative(.noiseOnly), text: "", voice: nil,
+                                      augmentation: augmentation, split: split, noiseSeconds: seconds))
+        }
+        self.clips = clips
+    }
+
+    /// The phrase said one of several ways: plain, as a statement, an
+    /// exclamation or a question (intonation), or with a pause between words
+    /// (a comma or an ellipsis), so the detector hears more than one prosody.
+    static func styled(_ words: [String], using generator: inout SeededGenerator) -> String {
+        let plain = words.joined(separator: " ")
+        var styles = [plain, plain + ".", plain + "!", plain + "?"]
+        if words.count > 1 {
+            let cut = 1 + generator.index(below: words.count - 1)
+            let head = words[..<cut].joined(separator: " "), tail = words[cut...].joined(separator: " ")
+            styles += [head + ", " + tail, head + ", " + tail + "!", head + "... " + tail]
+        }
+        return generator.pick(styles)
+    }
+
+    /// A fortune as one line to say: attribution lines ("-- Someone") and
+    /// blank space dropped, cut after the last sentence end within
+    /// `maximumFortuneWords` words (or at that many words). Nil when nothing
+    /// speakable is left.
+    static func cleanFortune(_ raw: String) -> String? {
+        let lines = raw.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("--") }
+        let words = lines.joined(separator: " ").split(separator: " ").prefix(maximumFortuneWords)
+        guard words.count >= 3 else { return nil }
+        var cut = words.count
+        if let end = words.lastIndex(where: { $0.hasSuffix(".") || $0.hasSuffix("!") || $0.hasSuffix("?") }), end >= 2 {
+            cut = end + 1
+        }
+        let text = words.prefix(cut).joined(separator: " ")
+        return text.contains(where: { $0.isLetter }) ? text : nil
+    }
+
+    /// Splits for `count` clips: the held-out and validation shares, the rest
+    /// train, in a seeded order.
+    static func splits(count: Int, using generator: inout SeededGenerator) -> [TrainingClip.Split] {
+        let heldOut = Int((Double(count) * heldOutFraction).rounded())
+        let validation = Int((Double(count) * validationFraction).rounded())
+        var splits = [TrainingClip.Split](repeating: .heldOut, count: heldOut)
+            + [TrainingClip.Split](repeating: .validation, count: validation)
+            + [TrainingClip.Split](repeating: .train, count: max(0, count - heldOut - validation))
+        VoicePools.shuffle(&splits, using: &generator)
+        return splits
+    }
+}

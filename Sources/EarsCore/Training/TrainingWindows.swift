@@ -1,0 +1,83 @@
+/// Which windows of a synthesized clip teach what: the labelling of
+/// `ears train`'s examples. Pure.
+///
+/// A clip's embeddings come from the shared front end, one every
+/// `samplesPerEmbedding` samples; embedding *k* covers the audio up to sample
+/// `(k + 1) * samplesPerEmbedding` (`SpeechEmbedder`). A head sees a window of
+/// `windowEmbeddings` consecutive embeddings and must answer "the phrase has
+/// just been said". So, for a clip of the phrase whose speech ends at sample
+/// `e`:
+/// - the windows ending in the first `positiveSteps` steps at or after `e`
+///   are positives (the spotter fires on the peak among them);
+/// - windows ending `partialGapSteps` or more steps before `e` are negatives:
+///   they hold only the start of the phrase ("hey cor…"), which must not wake;
+/// - the windows in between and after are not used (they are neither clearly
+///   the phrase nor clearly not).
+/// Every window of a negative clip is a negative; its `hardSteps` windows at
+/// the speech's end (a sound-alike just said) get `hardWeight`.
+public struct TrainingWindows: Sendable, Equatable {
+    /// Embeddings per window (the head's input length).
+    public var windowEmbeddings = 16
+    /// Audio samples per embedding step.
+    public var samplesPerEmbedding = 1280
+    /// Steps at and after the speech end whose windows are positives (4 = 0.32 s).
+    public var positiveSteps = 4
+    /// Windows ending this many steps or more before the speech end are partial-phrase negatives.
+    public var partialGapSteps = 5
+    /// Windows of a negative clip ending at its speech end and this many steps after weigh `hardWeight`.
+    public var hardSteps = 4
+    /// Weight of those windows (sound-alikes just said are what false wakes are made of).
+    public var hardWeight: Float = 3
+    /// Take every `negativeStride`-th window of a negative clip (1: all).
+    public var negativeStride = 1
+
+    /// The default labelling.
+    public init() {}
+
+    /// The index of the first embedding that covers sample `endSample`.
+    public func embeddingIndex(coveringSample endSample: Int) -> Int {
+        max(0, (endSample + samplesPerEmbedding - 1) / samplesPerEmbedding - 1)
+    }
+
+    /// One labelled window: the index of its last embedding, its label (1:
+    /// the phrase, 0: not) and its weight.
+    public struct Window: Sendable, Equatable {
+        public var lastEmbedding: Int
+        public var label: Float
+        public var weight: Float
+    }
+
+    /// The windows of a clip of `embeddingCount` embeddings. `positive`:
+    /// whether the clip says the phrase; `speechEndSample`: where its speech
+    /// ends (nil when unknown: a negative's windows then all weigh 1).
+    public func windows(embeddingCount: Int, positive: Bool, speechEndSample: Int?) -> [Window] {
+        let first = windowEmbeddings - 1
+        guard embeddingCount > first else { return [] }
+        let end = speechEndSample.map(embeddingIndex(coveringSample:))
+        if positive {
+            guard let end else { return [] }
+            var result: [Window] = []
+            for last in first..<embeddingCount {
+                if last >= end && last < end + positiveSteps {
+                    result.append(Window(lastEmbedding: last, label: 1, weight: 1))
+                } else if last <= end - partialGapSteps {
+                    result.append(Window(lastEmbedding: last, label: 0, weight: 1))
+                }
+            }
+            return result
+        }
+        return stride(from: first, to: embeddingCount, by: max(1, negativeStride)).map { last in
+            let hard = end.map { last >= $0 && last < $0 + hardSteps } ?? false
+            return Window(lastEmbedding: last, label: 0, weight: hard ? hardWeight : 1)
+        }
+    }
+
+    /// The flattened input of the window ending at `lastEmbedding`
+    /// (`windowEmbeddings` × dimension values, oldest first).
+    public func input(_ embeddings: [[Float]], lastEmbedding: Int) -> [Float] {
+        var values: [Float] = []
+        values.reserveCapacity(windowEmbeddings * (embeddings.first?.count ?? 0))
+        for index in (lastEmbedding - windowEmbeddings + 1)...lastEmbedding { values += embeddings[index] }
+        return values
+    }
+}

@@ -1,0 +1,46 @@
+import EarsCore
+
+/// Applies an `Augmentation` to 16 kHz mono samples: tempo, pitch and reverb
+/// by one `sox` run over pipes (raw 16-bit in, raw 16-bit out, nothing on
+/// disk), then gain and noise in Swift (`NoiseGenerator`, seeded by the
+/// augmentation, so the same clip always comes out the same).
+public struct AudioAugmenter: Sendable {
+    /// The sample rate in and out, in Hz.
+    public static let sampleRate = SpeechSynthesizer.sampleRate
+
+    /// An augmenter; it holds nothing.
+    public init() {}
+
+    /// `samples` roughened by `augmentation`. `babble` is other speech (16
+    /// kHz) to build babble noise from; without it babble falls back to pink.
+    /// Throws when sox is missing or fails.
+    public func apply(_ augmentation: Augmentation, to samples: [Int16], babble: [[Int16]] = []) throws(SynthError) -> [Int16] {
+        guard !samples.isEmpty else { return samples }
+        var audio = samples
+        if augmentation.needsSoxEffects {
+            let raw = ["-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-r", String(Self.sampleRate), "-c", "1"]
+            // -V1: errors only (stderr is discarded anyway); -D: no dither, so
+            // the output depends on the input alone.
+            let output = try Subprocess.run(.sox, ["-V1", "-D"] + raw + ["-"] + raw + ["-"] + augmentation.soxEffectArguments,
+                                            input: PCMAudio.bytes(audio))
+            audio = PCMAudio.samples(output)
+        }
+        var floats = NoiseGenerator.gain(NoiseGenerator.float(audio), decibels: augmentation.gainDecibels)
+        if let kind = augmentation.noise {
+            var generator = NoiseGenerator(seed: augmentation.noiseSeed)
+            let noise = generator.noise(kind, count: floats.count, speech: babble)
+            floats = NoiseGenerator.mix(speech: floats, noise: noise, snrDecibels: augmentation.signalToNoiseDecibels)
+        }
+        return NoiseGenerator.int16(floats)
+    }
+
+    /// A clip of noise alone, `seconds` long: `augmentation`'s noise kind
+    /// (pink when it has none) at `NoiseGenerator.noiseRMS` (−20 dBFS) plus
+    /// its gain.
+    public func noiseOnly(seconds: Double, augmentation: Augmentation, babble: [[Int16]] = []) -> [Int16] {
+        var generator = NoiseGenerator(seed: augmentation.noiseSeed)
+        let count = Int((seconds * Double(Self.sampleRate)).rounded())
+        let noise = generator.noise(augmentation.noise ?? .pink, count: count, speech: babble)
+        return NoiseGenerator.int16(NoiseGenerator.gain(noise, decibels: augmentation.gainDecibels))
+    }
+}

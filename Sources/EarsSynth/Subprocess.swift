@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import EarsCore
+import Foundation
+
+/// A program ears runs, with the Debian package that provides it.
+struct Tool: Sendable, Hashable {
+    /// The program's file name, looked up on PATH.
+    let command: String
+    /// The Debian package to install when it is missing.
+    let package: String
+
+    static let flite = Tool(command: "flite", package: "flite")
+    static let festival = Tool(command: "festival", package: "festival")
+    static let espeak = Tool(command: "espeak-ng", package: "espeak-ng")
+    static let sox = Tool(command: "sox", package: "sox")
+
+    /// The program's full path on PATH (then /usr/bin), nil when absent.
+    var path: String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+        return directories.map { $0 + "/" + command }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// The one funnel through which EarsSynth runs programs: starts `tool` with
+/// `arguments`, writes `input` to its stdin (on another thread, so a program
+/// that writes before it has read everything cannot deadlock us), collects
+/// stdout, and turns a missing program or a nonzero exit into a `SynthError`.
+/// stderr goes to /dev/null: engines print warnings that may quote the text.
+enum Subprocess {
+    /// Ignores SIGPIPE once per process: a program that exits without reading
+    /// all its input must end our write with EPIPE, not kill ears.
+    private static let ignoreBrokenPipe: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
+    /// Runs `tool` and returns everything it wrote to stdout.
+    static func run(_ tool: Tool, _ arguments: [String], input: [UInt8]? = nil,
+                    environment: [String: String] = [:]) throws(SynthError) -> [UInt8] {
+        _ = ignoreBrokenPipe
+        guard let path = tool.path else { throw .toolMissing(command: tool.command, package: tool.package) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let output = Pipe()
+        let stdinPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdinPipe
+        do {
+            try process.run()
+        } catch {
+            throw .toolMissing(command: tool.command, package: tool.package)
+        }
+        let writer = DispatchGroup()
+        if let input {
+            let handle = stdinPipe.fileHandleForWriting
+            DispatchQueue.global().async(group: writer) {
+                writeAll(input, to: handle.fileDescriptor)
+                try? handle.close()
+            }
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        writer.wait()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw .toolFailed(command: tool.command, status: process.terminationStatus, package: tool.package)
+        }
+        return [UInt8](data)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, retrying EINTR; stops at EPIPE
+    /// (the program closed its stdin: its exit status will tell).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

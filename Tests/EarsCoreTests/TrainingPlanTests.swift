@@ -1,0 +1,139 @@
+import Testing
+@testable import EarsCore
+
+/// Voices as the catalog would list them on a machine with all three engines.
+private let englishVoices: [SynthVoice] =
+    ["kal16", "awb", "rms", "slt"].map { SynthVoice(engine: .flite, name: $0, language: "en") }
+    + ["kal_diphone", "ked_diphone"].map { SynthVoice(engine: .festival, name: $0, language: "en") }
+    + ["en-us", "en-gb"].flatMap { name in
+        ["m1", "m3", "f2", "f4", "klatt"].map { SynthVoice(engine: .espeak, name: name, variant: $0, language: "en") }
+    }
+private let koreanVoices = ["m1", "m2", "f1", "f2", "f3", "klatt"].map {
+    SynthVoice(engine: .espeak, name: "ko", variant: $0, language: "ko")
+}
+private let alikes = ["hey cornelia", "hay cordell", "hey cornelia, nice to see you"].map {
+    SoundAlike(text: $0, sounds: SoundSequence(), cost: 1, kind: $0.contains(",") ? .sentence : .neighbour)
+}
+private let fortunes = [
+    "A journey of a thousand miles begins with a single step.\n\t\t-- Lao Tzu",
+    "You will be hungry again in one hour.",
+    "Hey cordelia is my favourite thing to say.",
+    "ok",
+]
+
+private func plan(_ phrase: String = "hey cordelia", language: String = "en", seed: UInt64 = 42,
+                  positives: Int = 200) throws -> TrainingPlan {
+    try TrainingPlan(phrase: phrase, language: language, voices: englishVoices + koreanVoices,
+                     soundAlikes: alikes, fortunes: fortunes, budget: TrainingBudget(positives: positives), seed: seed)
+}
+
+@Suite struct TrainingPlanTests {
+    @Test("the same seed gives the same plan, another seed another")
+    func deterministic() throws {
+        let first = try plan(seed: 7), second = try plan(seed: 7), other = try plan(seed: 8)
+        #expect(first == second)
+        #expect(first.clips != other.clips)
+    }
+
+    @Test("held-out speakers never appear in train or validation, and festival is held out whole")
+    func heldOutNeverTrained() throws {
+        for seed in [UInt64(1), 2, 3] {
+            let plan = try plan(seed: seed)
+            #expect(plan.heldOutEngines == [.festival])
+            let heldOut = Set(plan.clips.filter { $0.split == .heldOut }.compactMap { $0.voice?.speakerID })
+            let trained = Set(plan.clips.filter { $0.split != .heldOut }.compactMap { $0.voice?.speakerID })
+            #expect(!heldOut.isEmpty)
+            #expect(heldOut.isDisjoint(with: trained))
+            #expect(!plan.clips.contains { $0.split != .heldOut && $0.voice?.engine == .festival })
+            let validation = Set(plan.clips.filter { $0.split == .validation }.compactMap { $0.voice?.speakerID })
+            let train = Set(plan.clips.filter { $0.split == .train }.compactMap { $0.voice?.speakerID })
+            #expect(validation.isDisjoint(with: train))
+        }
+    }
+
+    @Test("every role and split is present, in the budget's counts")
+    func everyRolePresent() throws {
+        let plan = try plan(positives: 200)
+        let budget = TrainingBudget(positives: 200)
+        func count(_ role: TrainingClip.Role) -> Int { plan.clips.filter { $0.role == role }.count }
+        #expect(count(.positive) == budget.positives)
+        #expect(count(.negative(.soundAlike)) == budget.soundAlikes)
+        #expect(count(.negative(.phraseWordAlone)) == budget.wordsAlone)
+        #expect(count(.negative(.phraseWordsInSentence)) == budget.wordsInSentences)
+        #expect(count(.negative(.otherSpeech)) == budget.otherSpeech)
+        #expect(count(.negative(.noiseOnly)) == budget.noiseOnly)
+        for split in TrainingClip.Split.allCases {
+            #expect(plan.clips.contains { $0.split == split && $0.role == .positive })
+        }
+        #expect(plan.clips.map(\.index) == Array(plan.clips.indices))
+    }
+
+    @Test("texts: positives are the phrase, negatives never are, fortunes are cleaned")
+    func texts() throws {
+        let plan = try plan()
+        let letters = { (text: String) in String(text.lowercased().filter { $0.isLetter || $0 == " " }) }
+        for clip in plan.clips {
+            switch clip.role {
+            case .positive:
+                #expect(letters(clip.text).split(separator: " ") == ["hey", "cordelia"], "\(clip.text)")
+            case .negative(.noiseOnly):
+                #expect(clip.text.isEmpty && clip.voice == nil && clip.noiseSeconds >= 1 && clip.augmentation.noise != nil)
+            case .negative(.otherSpeech):
+                #expect(!clip.text.contains("--") && !clip.text.lowercased().contains("cordelia") && clip.text != "ok")
+                #expect(clip.voice?.language == "en")
+            case .negative:
+                #expect(letters(clip.text) != "hey cordelia")
+            }
+        }
+        // Prosody varies: pauses and intonation marks appear among positives.
+        let positives = Set(plan.clips.filter { $0.role == .positive }.map(\.text))
+        #expect(positives.contains("hey, cordelia") && positives.contains("hey cordelia?"))
+    }
+
+    @Test("a one-word phrase has no word-alone or word-in-sentence negatives (they would be the phrase)")
+    func oneWordPhrase() throws {
+        let plan = try plan("cordelia")
+        #expect(!plan.clips.contains { $0.role == .negative(.phraseWordAlone) || $0.role == .negative(.phraseWordsInSentence) })
+    }
+
+    @Test("a Korean plan speaks the phrase with espeak-ng ko voices and holds out some of them")
+    func korean() throws {
+        let plan = try plan("안녕 코델리아", language: "ko")
+        let phraseClips = plan.clips.filter { $0.role != .negative(.otherSpeech) && $0.voice != nil }
+        #expect(!phraseClips.isEmpty)
+        #expect(phraseClips.allSatisfy { $0.voice?.engine == .espeak && $0.voice?.name == "ko" })
+        #expect(plan.heldOutEngines.isEmpty)
+        let heldOut = Set(phraseClips.filter { $0.split == .heldOut }.compactMap { $0.voice?.speakerID })
+        let trained = Set(phraseClips.filter { $0.split != .heldOut }.compactMap { $0.voice?.speakerID })
+        #expect(!heldOut.isEmpty && heldOut.isDisjoint(with: trained))
+    }
+
+    @Test("no voice for the language is an error that says what to install")
+    func noVoices() {
+        #expect(throws: TrainingPlanError.noVoices(language: "ko")) {
+            try TrainingPlan(phrase: "안녕", language: "ko", voices: englishVoices, soundAlikes: [], fortunes: [],
+                             budget: TrainingBudget(positives: 10), seed: 1)
+        }
+        #expect(TrainingPlanError.noVoices(language: "ko").sentence.contains("apt-get install espeak-ng"))
+    }
+
+    @Test("voice ids are stable strings; rates and pitches vary within the planner's ranges")
+    func voiceIDs() throws {
+        #expect(SynthVoice(engine: .flite, name: "kal16", language: "en").id == "flite:kal16")
+        #expect(SynthVoice(engine: .espeak, name: "en-us", variant: "f2", language: "en", ratePercent: 110, pitch: 60).id
+            == "espeak:en-us+f2:r110:p60")
+        let voices = try plan().clips.compactMap(\.voice)
+        #expect(Set(voices.map(\.ratePercent)).count > 3)
+        #expect(voices.allSatisfy { TrainingPlan.ratePercents.contains($0.ratePercent) })
+        #expect(voices.allSatisfy { ($0.pitch == nil) == ($0.engine != .espeak) })
+    }
+
+    @Test("the budget scales with minutes and keeps its ratios")
+    func budget() {
+        #expect(TrainingBudget.forMinutes(TrainingBudget.defaultMinutes).positives == TrainingBudget.defaultPositives)
+        #expect(TrainingBudget.forMinutes(20).positives == 2 * TrainingBudget.defaultPositives)
+        #expect(TrainingBudget.forMinutes(0).positives == 50)
+        let budget = TrainingBudget(positives: 400)
+        #expect(budget.soundAlikes == 400 && budget.otherSpeech == 200 && budget.noiseOnly == 60)
+    }
+}
