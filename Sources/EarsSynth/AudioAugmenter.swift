@@ -25,6 +25,10 @@ public struct AudioAugmenter: Sendable {
                                             input: PCMAudio.bytes(audio))
             audio = PCMAudio.samples(output)
         }
+        if augmentation.leadSeconds > 0 || augmentation.trailSeconds > 0 {
+            audio = Self.padded(Self.trimmed(audio), leadSamples: Self.samples(augmentation.leadSeconds),
+                                trailSamples: Self.samples(augmentation.trailSeconds))
+        }
         var floats = NoiseGenerator.gain(NoiseGenerator.float(audio), decibels: augmentation.gainDecibels)
         if let kind = augmentation.noise {
             var generator = NoiseGenerator(seed: augmentation.noiseSeed)
@@ -33,6 +37,29 @@ public struct AudioAugmenter: Sendable {
         }
         return NoiseGenerator.int16(floats)
     }
+
+    /// Samples below this fraction of the clip's peak at either end count as
+    /// the synthesizer's own silence (about -34 dB).
+    public static let silenceFraction = 0.02
+    /// Samples kept on each side of the trimmed speech (10 ms), so no onset is cut.
+    public static let trimMarginSamples = 160
+
+    /// `samples` without the quiet at either end (see `silenceFraction`).
+    public static func trimmed(_ samples: [Int16]) -> [Int16] {
+        let peak = samples.reduce(0) { max($0, abs(Int($1))) }
+        let floor = Int(Double(peak) * silenceFraction)
+        guard peak > 0, let first = samples.firstIndex(where: { abs(Int($0)) > floor }),
+              let last = samples.lastIndex(where: { abs(Int($0)) > floor }) else { return samples }
+        return Array(samples[max(0, first - trimMarginSamples)...min(samples.count - 1, last + trimMarginSamples)])
+    }
+
+    /// `samples` with zeros before and after.
+    static func padded(_ samples: [Int16], leadSamples: Int, trailSamples: Int) -> [Int16] {
+        [Int16](repeating: 0, count: leadSamples) + samples + [Int16](repeating: 0, count: trailSamples)
+    }
+
+    /// Whole samples in `seconds`.
+    static func samples(_ seconds: Double) -> Int { Int((seconds * Double(sampleRate)).rounded()) }
 
     /// A clip of noise alone, `seconds` long: `augmentation`'s noise kind
     /// (pink when it has none) at `NoiseGenerator.noiseRMS` (−20 dBFS) plus

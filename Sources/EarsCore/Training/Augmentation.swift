@@ -44,6 +44,13 @@ public struct Augmentation: Sendable, Hashable {
     public var signalToNoiseDecibels: Double
     /// Seeds the noise (and the babble pick), so a clip sounds the same on every run.
     public var noiseSeed: UInt64
+    /// Seconds of quiet put before the speech (after its own silence is
+    /// trimmed), under the noise like the rest: a detector's window of
+    /// 1.28 s must fit before the phrase ends, as it does in a stream.
+    public var leadSeconds = 0.0
+    /// Seconds of quiet put after the speech, so the speech ends exactly
+    /// `trailSeconds` before the clip does (where the positives are labelled).
+    public var trailSeconds = 0.0
 
     /// No change at all.
     public static let none = Augmentation()

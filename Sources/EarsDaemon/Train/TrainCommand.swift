@@ -1,10 +1,157 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import EarsCore
+import Foundation
+import Synchronization
 
-/// `ears train "PHRASE"`: builds a neural model for the phrase (being written, issue 11).
+/// `ears train "PHRASE" [--minutes N] [--voices LIST] [--seed N] [--language en|ko]`:
+/// builds the phrase's neural model on this machine from synthesized speech
+/// (`PhraseTrainer`) and writes it to the models directory as one file,
+/// `<phrase>.wakemodel` (`ModelFileWriter`: whole or not at all).
+///
+/// Progress goes to stderr: one line redrawn in place on a terminal, plain
+/// lines (a step every 10 %) otherwise. The result — where the file went,
+/// the threshold, and the figures on held-out voices — goes to stdout.
+/// Ctrl-C or SIGTERM stops it between steps; nothing is written then, and
+/// the synthesizer's temp directory is removed. Exit status: 0 written,
+/// 1 failed, 130 interrupted.
 public enum TrainCommand {
+    /// Exit status after an interruption (128 + SIGINT, as shells report it).
+    static let interruptedStatus: Int32 = 130
+
     /// Runs the command; returns the exit status.
-    public static func run(_ options: TrainOptions, config: EarsConfig, output: (String) -> Void, errors: (String) -> Void) -> Int32 {
-        errors("ears train: not built yet")
-        return 1
+    public static func run(_ options: TrainOptions, config: EarsConfig, output: @escaping (String) -> Void,
+                           errors: @escaping @Sendable (String) -> Void) -> Int32 {
+        let language = options.language ?? (options.phrase.unicodeScalars.contains { Hangul.isSyllable($0) } ? "ko" : "en")
+        let settings = PhraseTrainer.Settings(phrase: options.phrase, language: language, minutes: options.minutes,
+                                              voices: options.voices, seed: options.seed)
+        let directory = TrainedModels.directory(for: config)
+        let name = PhraseModelDirectory.fileName(forPhrase: options.phrase)
+
+        let interrupted = Atomic<Bool>(false)
+        let signals = stopSignals { interrupted.store(true, ordering: .relaxed) }
+        defer { for source in signals { source.cancel() } }
+
+        let display = ProgressDisplay(terminal: isatty(STDERR_FILENO) == 1, write: errors)
+        errors("ears train: \"\(options.phrase)\" (\(language)), budget \(options.minutes) min, seed \(options.seed); the model goes to \(directory)/\(name)")
+        let trainer = PhraseTrainer(settings: settings,
+                                    progress: { stage, done, total in display.update(stage, done: done, total: total) },
+                                    note: { line in display.note(line) },
+                                    isCancelled: { interrupted.load(ordering: .relaxed) })
+        let model: WakeModel
+        do throws(PhraseTrainer.Failure) {
+            model = try trainer.run(pronouncer: DetectorFactory.pronouncer(for: config))
+        } catch {
+            display.finish()
+            errors("ears train: \(error.sentence)")
+            if case .cancelled = error { return interruptedStatus }
+            return 1
+        }
+        display.finish()
+        if interrupted.load(ordering: .relaxed) {
+            errors("ears train: \(PhraseTrainer.Failure.cancelled.sentence)")
+            return interruptedStatus
+        }
+        let path: String
+        do throws(ModelFileWriter.ModelFileError) {
+            path = try ModelFileWriter.write(model.encoded(), directory: directory, name: name)
+        } catch {
+            errors("ears train: \(error.sentence)")
+            return 1
+        }
+        for line in summary(model, path: path) { output(line) }
+        return 0
+    }
+
+    /// What a person reads when training is done: the file, the threshold,
+    /// and the figures on the voices the model never heard.
+    static func summary(_ model: WakeModel, path: String) -> [String] {
+        let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
+        let figures = model.validation
+        return [
+            "wrote \(path)",
+            "  phrase \"\(model.phrase)\" (\(model.language)), threshold \(model.threshold), trained in \(Int(model.training.trainingSeconds)) s "
+                + "on \(model.training.voices.count) voices, \(Int(model.training.audioSeconds / 60)) min of synthesized audio",
+            "  held-out voices (\(model.training.heldOutVoices.joined(separator: ", "))): recall clean \(percent(figures.recallClean)), "
+                + "~10 dB \(percent(figures.recallAt10dB)), ~5 dB \(percent(figures.recallAt5dB)); "
+                + "false wakes \(figures.falseWakesPerHour.map { String(format: "%.1f", $0) } ?? "n/a") per hour; "
+                + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
+            "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)",
+        ]
+    }
+
+    /// SIGINT and SIGTERM set the flag (through `onStop`) instead of killing
+    /// the process, so the run ends between steps and removes its temp files.
+    private static func stopSignals(_ onStop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGINT, SIGTERM] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        return [SIGINT, SIGTERM].map { signal in
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+            source.setEventHandler(handler: onStop)
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// Draws `TrainingProgress` on stderr from any thread: redrawn in place on
+/// a terminal (at most every 0.2 s), a plain line per 10 % otherwise.
+final class ProgressDisplay: Sendable {
+    private struct State {
+        var progress: TrainingProgress
+        var lastDrawn = -1.0
+        var lastTenth = -1
+        var lineOpen = false
+    }
+
+    private let terminal: Bool
+    private let write: @Sendable (String) -> Void
+    private let state: Mutex<State>
+
+    init(terminal: Bool, write: @escaping @Sendable (String) -> Void) {
+        self.terminal = terminal
+        self.write = write
+        state = Mutex(State(progress: TrainingProgress(startSeconds: ProcessClock.monotonicSeconds())))
+    }
+
+    func update(_ stage: TrainingProgress.Stage, done: Int, total: Int) {
+        let now = ProcessClock.monotonicSeconds()
+        state.withLock { state in
+            state.progress.update(stage, done: done, total: total)
+            let line = state.progress.line(now: now)
+            if terminal {
+                guard now - state.lastDrawn >= 0.2 || done == total else { return }
+                state.lastDrawn = now
+                state.lineOpen = true
+                writeRaw("\r\u{1B}[2K" + line)
+            } else {
+                let tenth = Int(state.progress.fraction * 10)
+                guard tenth > state.lastTenth else { return }
+                state.lastTenth = tenth
+                write(line)
+            }
+        }
+    }
+
+    func note(_ line: String) {
+        state.withLock { state in
+            if state.lineOpen { writeRaw("\r\u{1B}[2K"); state.lineOpen = false }
+            write(line)
+        }
+    }
+
+    func finish() {
+        state.withLock { state in
+            if state.lineOpen { writeRaw("\n"); state.lineOpen = false }
+        }
+    }
+
+    private func writeRaw(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -1,0 +1,129 @@
+/// One synthesized clip as the trainer sees it after the front end: what it
+/// is, which split it is in, and its embeddings. Holds no audio.
+public struct ClipFeatures: Sendable {
+    /// Positive or which negative.
+    public var role: TrainingClip.Role
+    /// Train, validation or held out.
+    public var split: TrainingClip.Split
+    /// How the clip was roughened (its noise and SNR decide its condition).
+    public var augmentation: Augmentation
+    /// One embedding per step, oldest first.
+    public var embeddings: [[Float]]
+    /// Where its speech ends, in samples from the clip's start; nil for noise alone.
+    public var speechEndSample: Int?
+    /// The clip's length in seconds.
+    public var seconds: Double
+
+    public init(role: TrainingClip.Role, split: TrainingClip.Split, augmentation: Augmentation, embeddings: [[Float]],
+                speechEndSample: Int?, seconds: Double) {
+        self.role = role
+        self.split = split
+        self.augmentation = augmentation
+        self.embeddings = embeddings
+        self.speechEndSample = speechEndSample
+        self.seconds = seconds
+    }
+}
+
+/// How a trained head does on clips, decided the way the daemon decides
+/// (`NeuralWakeSpotter` over each clip as a fresh stream): the figures a
+/// model is stored with, and the choice of its threshold. Pure.
+public enum TrainingEvaluation {
+    /// A positive counts as heard when a detection ends this long before its speech end or later…
+    public static let earlySeconds = 0.3
+    /// …and no later than this after it.
+    public static let lateSeconds = 1.0
+    /// Thresholds considered, lowest first.
+    public static let candidateThresholds: [Float] = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+    /// Sound-alike clips allowed to wake at the chosen threshold (issue 11's target).
+    public static let soundAlikeAllowance = 0.02
+
+    /// What a head did on a set of clips at one threshold.
+    public struct Figures: Sendable, Equatable {
+        /// Positives heard / said, for clips without noise (or at 15 dB and above).
+        public var clean = Tally()
+        /// The same for clips with noise at 7.5 to 12.5 dB.
+        public var near10dB = Tally()
+        /// The same for clips with noise at 2.5 to 7.5 dB.
+        public var near5dB = Tally()
+        /// Every positive.
+        public var allPositives = Tally()
+        /// Detections in speech that is not the phrase (other speech, the
+        /// phrase's words in other sentences) and noise.
+        public var falseWakes = 0
+        /// Seconds of that speech and noise.
+        public var negativeSeconds = 0.0
+        /// Sound-alike clips that woke / sound-alike clips.
+        public var soundAlikes = Tally()
+
+        /// False wakes per hour, nil without negative audio.
+        public var falseWakesPerHour: Double? {
+            negativeSeconds > 0 ? Double(falseWakes) * 3600 / negativeSeconds : nil
+        }
+    }
+
+    /// A count of hits out of a total.
+    public struct Tally: Sendable, Equatable {
+        public var hits = 0
+        public var total = 0
+        /// hits / total, nil when there is nothing.
+        public var rate: Double? { total > 0 ? Double(hits) / Double(total) : nil }
+        mutating func add(_ hit: Bool) {
+            total += 1
+            if hit { hits += 1 }
+        }
+    }
+
+    /// The detections `head` at `threshold` makes on `clip`, as a fresh stream.
+    public static func detections(_ head: WakeHead, threshold: Float, on clip: ClipFeatures) -> [NeuralWakeSpotter.Detection] {
+        var spotter = NeuralWakeSpotter(phrases: [NeuralWakeSpotter.Phrase(name: "phrase", head: head, threshold: threshold)],
+                                        dimension: head.dimension)
+        return spotter.push(contentsOf: clip.embeddings)
+    }
+
+    /// Whether a detection marks `clip`'s phrase: its end within
+    /// [`speechEnd - earlySeconds`, `speechEnd + lateSeconds`].
+    public static func hears(_ clip: ClipFeatures, in detections: [NeuralWakeSpotter.Detection]) -> Bool {
+        guard let end = clip.speechEndSample else { return false }
+        let endSeconds = Double(end) / 16_000
+        return detections.contains { $0.endSeconds >= endSeconds - earlySeconds && $0.endSeconds <= endSeconds + lateSeconds }
+    }
+
+    /// `head`'s figures on `clips` at `threshold`.
+    public static func figures(_ head: WakeHead, threshold: Float, clips: [ClipFeatures]) -> Figures {
+        var figures = Figures()
+        for clip in clips {
+            let found = detections(head, threshold: threshold, on: clip)
+            switch clip.role {
+            case .positive:
+                let heard = hears(clip, in: found)
+                figures.allPositives.add(heard)
+                let snr = clip.augmentation.noise == nil ? Double.infinity : clip.augmentation.signalToNoiseDecibels
+                if snr >= 15 { figures.clean.add(heard) }
+                else if snr >= 7.5 && snr < 12.5 { figures.near10dB.add(heard) }
+                else if snr >= 2.5 && snr < 7.5 { figures.near5dB.add(heard) }
+            case .negative(.soundAlike), .negative(.phraseWordAlone):
+                figures.soundAlikes.add(!found.isEmpty)
+            case .negative(.otherSpeech), .negative(.phraseWordsInSentence), .negative(.noiseOnly):
+                figures.falseWakes += found.count
+                figures.negativeSeconds += clip.seconds
+            }
+        }
+        return figures
+    }
+
+    /// The threshold a model is stored with: the lowest candidate at which
+    /// `clips` (the validation voices) show no false wake and at most
+    /// `soundAlikeAllowance` of sound-alikes wake; the highest candidate when
+    /// none does. Lower thresholds hear more calls, so the lowest that keeps
+    /// the negatives quiet is the one a person wants.
+    public static func chooseThreshold(_ head: WakeHead, clips: [ClipFeatures]) -> (threshold: Float, figures: Figures) {
+        var last: (Float, Figures)?
+        for threshold in candidateThresholds {
+            let result = figures(head, threshold: threshold, clips: clips)
+            last = (threshold, result)
+            if result.falseWakes == 0 && (result.soundAlikes.rate ?? 0) <= soundAlikeAllowance { return (threshold, result) }
+        }
+        return last!
+    }
+}

@@ -1,0 +1,278 @@
+import Dispatch
+import EarsCore
+import EarsONNX
+import EarsSynth
+import Foundation
+import Synchronization
+
+/// One run of `ears train`: plan the synthesized corpus, say it, hear it
+/// through the shared front end, train the phrase's head, mine the
+/// negatives it got wrong and train again, choose the threshold on the
+/// validation voices, and measure the result on voices it never heard.
+///
+/// Everything heard lives in memory (the synthesizer's private temp
+/// directory is removed when it is released); the result is a `WakeModel`,
+/// weights and numbers only. The caller writes it (`ModelFileWriter`).
+final class PhraseTrainer {
+    /// What to train.
+    struct Settings {
+        /// The phrase as configured.
+        var phrase: String
+        /// "en" or "ko".
+        var language: String
+        /// The wall-time budget the plan is sized for, in minutes.
+        var minutes: Double
+        /// Voice ids or engine names to keep (empty: all installed voices).
+        var voices: [String]
+        /// Seeds the plan, the augmentation and the weights.
+        var seed: UInt64
+    }
+
+    /// Why training stopped without a model.
+    enum Failure: Error {
+        /// Ctrl-C (or SIGTERM): nothing was written.
+        case cancelled
+        /// Something outside ears is missing or failed; the sentence says what to do.
+        case failed(String)
+
+        var sentence: String {
+            switch self {
+            case .cancelled: return "training was interrupted; nothing was written"
+            case let .failed(sentence): return sentence
+            }
+        }
+    }
+
+    /// Sound-alike texts asked of the generator (its neighbours and sentences).
+    static let soundAlikeCount = 60
+    /// Windows a first head scores above this are mined: added again, heavier.
+    static let miningScore: Float = 0.2
+    /// Weight of a mined window.
+    static let minedWeight: Float = 4
+    /// Lead before the speech of a phrase-like clip: the window (1.28 s) plus
+    /// the front end's start-up must fit before the phrase ends.
+    static let phraseLeadSeconds: ClosedRange<Double> = 1.4...2.2
+    /// Lead before other speech.
+    static let speechLeadSeconds = 1.3
+    /// Quiet after every clip's speech.
+    static let trailSeconds = 0.6
+
+    let settings: Settings
+    private let progress: @Sendable (TrainingProgress.Stage, Int, Int) -> Void
+    private let isCancelled: @Sendable () -> Bool
+    private let note: @Sendable (String) -> Void
+
+    /// A trainer for `settings`; `progress(stage, done, total)` reports how far
+    /// it is, `note` prints one plain line, `isCancelled` is polled between steps.
+    init(settings: Settings, progress: @escaping @Sendable (TrainingProgress.Stage, Int, Int) -> Void,
+         note: @escaping @Sendable (String) -> Void, isCancelled: @escaping @Sendable () -> Bool) {
+        self.settings = settings
+        self.progress = progress
+        self.note = note
+        self.isCancelled = isCancelled
+    }
+
+    /// Runs every stage; returns the model.
+    func run(pronouncer: any Pronouncer) throws(Failure) -> WakeModel {
+        let started = ContinuousClock.now
+        let plan = try makePlan(pronouncer: pronouncer)
+        let clips = Self.withQuiet(plan.clips, seed: settings.seed)
+        note("plan: \(clips.count) clips (\(clips.filter { $0.role == .positive }.count) of the phrase), "
+            + "voices held out: \(plan.speakers[.heldOut]?.joined(separator: ", ") ?? "none")")
+
+        let audio = try synthesize(clips)
+        let frontEnd = try probeFrontEnd()
+        let features = try listen(clips: clips, audio: audio)
+        let audioSeconds = features.reduce(0) { $0 + $1.seconds }
+
+        let labelling = TrainingWindows()
+        let trainClips = features.filter { $0.split == .train }
+        let validationClips = features.filter { $0.split == .validation }
+        var examples = Self.examples(trainClips, labelling: labelling)
+        let validation = Self.examples(validationClips, labelling: labelling)
+        var trainer = HeadTrainer()
+        trainer.settings.seed = settings.seed
+        trainer.settings.selection = .averagePrecision
+        let first = try train(trainer, examples: examples, validation: validation, round: 1, of: 2)
+
+        progress(.mining, 0, 1)
+        let mined = Self.mine(first, examples: examples)
+        note("mining: \(mined.count) negative windows scored above \(Self.miningScore) by the first head")
+        examples += mined
+        progress(.mining, 1, 1)
+        let head = try train(trainer, examples: examples, validation: validation, round: 2, of: 2)
+
+        progress(.validating, 0, 2)
+        let (threshold, validationFigures) = TrainingEvaluation.chooseThreshold(head, clips: validationClips)
+        progress(.validating, 1, 2)
+        let heldOut = TrainingEvaluation.figures(head, threshold: threshold, clips: features.filter { $0.split == .heldOut })
+        progress(.validating, 2, 2)
+        note("threshold \(threshold): validation voices hear \(Self.describe(validationFigures.allPositives)) of the phrase, "
+            + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s")
+
+        let positives = examples.filter { $0.label > 0.5 }.count
+        let seconds = Double((ContinuousClock.now - started).components.seconds)
+        return WakeModel(
+            phrase: settings.phrase, language: settings.language, frontEndVersion: frontEnd, head: head, threshold: threshold,
+            training: WakeModel.TrainingSummary(voices: plan.speakers[.train] ?? [], heldOutVoices: plan.speakers[.heldOut] ?? [],
+                                                positives: positives, negatives: examples.count - positives,
+                                                audioSeconds: audioSeconds, trainingSeconds: seconds,
+                                                createdAt: ISO8601DateFormatter().string(from: Date())),
+            validation: WakeModel.ValidationFigures(recallClean: heldOut.clean.rate, recallAt10dB: heldOut.near10dB.rate,
+                                                    recallAt5dB: heldOut.near5dB.rate, falseWakesPerHour: heldOut.falseWakesPerHour,
+                                                    soundAlikeWakeRate: heldOut.soundAlikes.rate))
+    }
+
+    // MARK: stages
+
+    /// The plan for the installed (and chosen) voices.
+    private func makePlan(pronouncer: any Pronouncer) throws(Failure) -> TrainingPlan {
+        var voices = VoiceCatalog().voices(for: settings.language)
+        if !settings.voices.isEmpty {
+            voices = voices.filter { voice in settings.voices.contains { $0 == voice.engineName || voice.id.hasPrefix($0) } }
+        }
+        guard !voices.isEmpty else {
+            throw .failed("no installed voice speaks \(settings.language)"
+                + (settings.voices.isEmpty ? "; run make setup (flite, festival, espeak-ng)" : " among --voices \(settings.voices.joined(separator: ","))"))
+        }
+        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
+        let soundAlikes = settings.language == "en"
+            ? SoundAlikeGenerator(dictionary: dictionary).soundAlikes(of: settings.phrase, count: Self.soundAlikeCount) : []
+        do throws(TrainingPlanError) {
+            return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices, soundAlikes: soundAlikes,
+                                    fortunes: FortuneReader.fortunes(), budget: TrainingBudget.forMinutes(settings.minutes),
+                                    seed: settings.seed)
+        } catch {
+            throw .failed(error.sentence)
+        }
+    }
+
+    /// Every clip with quiet before and after its speech (seeded per clip).
+    static func withQuiet(_ clips: [TrainingClip], seed: UInt64) -> [TrainingClip] {
+        var generator = SeededGenerator(seed: seed ^ 0x51_7CC1_B727_220A)
+        return clips.map { clip in
+            var clip = clip
+            switch clip.role {
+            case .negative(.noiseOnly): break
+            case .positive, .negative(.soundAlike), .negative(.phraseWordAlone):
+                clip.augmentation.leadSeconds = (generator.double(in: phraseLeadSeconds) * 100).rounded() / 100
+                clip.augmentation.trailSeconds = trailSeconds
+            case .negative(.otherSpeech), .negative(.phraseWordsInSentence):
+                clip.augmentation.leadSeconds = speechLeadSeconds
+                clip.augmentation.trailSeconds = trailSeconds
+            }
+            return clip
+        }
+    }
+
+    /// The clips' audio, in plan order.
+    private func synthesize(_ clips: [TrainingClip]) throws(Failure) -> [[Int16]] {
+        do throws(SynthError) {
+            let synthesizer = try SpeechSynthesizer()
+            let corpus = CorpusSynthesizer(synthesizer: synthesizer)
+            let audio = try corpus.synthesize(clips, progress: { [progress] done, total in progress(.synthesizing, done, total) },
+                                              isCancelled: isCancelled)
+            progress(.synthesizing, clips.count, clips.count)
+            return audio
+        } catch {
+            if case .cancelled = error { throw .cancelled }
+            throw .failed(error.sentence)
+        }
+    }
+
+    /// The front end's version (what the model is tied to), checking it loads.
+    private func probeFrontEnd() throws(Failure) -> String {
+        do throws(TranscriberError) {
+            return try OpenWakeWordEmbedder.locate().frontEndVersion
+        } catch {
+            throw .failed(error.sentence)
+        }
+    }
+
+    /// Every clip through the front end, on one thread per core (each with
+    /// its own ONNX sessions); the audio is dropped clip by clip as it is heard.
+    private func listen(clips: [TrainingClip], audio: [[Int16]]) throws(Failure) -> [ClipFeatures] {
+        let workers = CorpusSynthesizer.defaultWorkers
+        let results = Mutex<[ClipFeatures?]>(Array(repeating: nil, count: clips.count))
+        let failure = Mutex<String?>(nil)
+        let done = Atomic<Int>(0)
+        let total = clips.count
+        let progress = self.progress, isCancelled = self.isCancelled
+        let trail = Self.trailSeconds
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let embedder: OpenWakeWordEmbedder
+            do throws(TranscriberError) {
+                embedder = try OpenWakeWordEmbedder.locate()
+            } catch {
+                failure.withLock { $0 = $0 ?? error.sentence }
+                return
+            }
+            for index in stride(from: worker, to: total, by: workers) {
+                if isCancelled() || failure.withLock({ $0 != nil }) { return }
+                let samples = audio[index]
+                let clip = clips[index]
+                do throws(TranscriberError) {
+                    let embeddings = try embedder.embeddings(ofClip: samples)
+                    let hasSpeech = clip.role != .negative(.noiseOnly) && clip.augmentation.trailSeconds > 0
+                    let end = hasSpeech ? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
+                    let features = ClipFeatures(role: clip.role, split: clip.split, augmentation: clip.augmentation,
+                                                embeddings: embeddings, speechEndSample: end,
+                                                seconds: Double(samples.count) / Double(AudioFormat.sampleRate))
+                    results.withLock { $0[index] = features }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error.sentence }
+                    return
+                }
+                let finished = done.add(1, ordering: .relaxed).newValue
+                progress(.listening, finished, total)
+            }
+        }
+        if isCancelled() { throw .cancelled }
+        if let sentence = failure.withLock({ $0 }) { throw .failed(sentence) }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// The labelled windows of `clips` (`TrainingWindows`).
+    static func examples(_ clips: [ClipFeatures], labelling: TrainingWindows) -> [WakeExample] {
+        var examples: [WakeExample] = []
+        for clip in clips {
+            let windows = labelling.windows(embeddingCount: clip.embeddings.count, positive: clip.role == .positive,
+                                            speechEndSample: clip.speechEndSample)
+            for window in windows {
+                examples.append(WakeExample(window: labelling.input(clip.embeddings, lastEmbedding: window.lastEmbedding),
+                                            label: window.label, weight: window.weight))
+            }
+        }
+        return examples
+    }
+
+    /// One training round; throws when cancelled or when nothing was learned.
+    private func train(_ trainer: HeadTrainer, examples: [WakeExample], validation: [WakeExample],
+                       round: Int, of rounds: Int) throws(Failure) -> WakeHead {
+        let progress = self.progress
+        let (head, report) = trainer.train(examples: examples, validation: validation, progress: { epoch, epochs, _, _ in
+            progress(.training, (round - 1) * epochs + epoch, rounds * epochs)
+        }, shouldStop: isCancelled)
+        if report.ending == .cancelled || isCancelled() { throw .cancelled }
+        guard report.bestEpoch > 0 else {
+            throw .failed("training did not converge (\(report.ending.rawValue)); run ears train again with another --seed")
+        }
+        let best = report.best
+        note("round \(round): best epoch \(report.bestEpoch) of \(report.epochs.count), \(report.positives) positive and "
+            + "\(report.negatives) negative windows, average precision on validation voices "
+            + (best?.averagePrecision.map { String(format: "%.3f", $0) } ?? "n/a"))
+        return head
+    }
+
+    /// The negative windows `head` scores above `miningScore`, again and heavier.
+    static func mine(_ head: WakeHead, examples: [WakeExample]) -> [WakeExample] {
+        examples.filter { $0.label < 0.5 && head.score(window: $0.window) > miningScore }.map { example in
+            WakeExample(window: example.window, label: 0, weight: minedWeight)
+        }
+    }
+
+    /// "41 of 45 (91%)".
+    static func describe(_ tally: TrainingEvaluation.Tally) -> String {
+        "\(tally.hits) of \(tally.total)" + (tally.rate.map { " (\(Int(($0 * 100).rounded()))%)" } ?? "")
+    }
+}
