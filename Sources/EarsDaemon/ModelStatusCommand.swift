@@ -74,19 +74,70 @@ public enum ModelStatusCommand {
         return EngineInstallation(status: "not_installed", path: found.path, sizeBytes: 0, hint: missing.sentence)
     }
 
+    /// One configured phrase's trained model (`ears train`), in the wire form of `--json`.
+    public struct PhraseModel: Equatable {
+        /// `trained`, `not_trained`, `unusable` or `off` (`[wake] trained_models = off`).
+        public var status: String
+        /// The phrase as configured.
+        public var phrase: String
+        /// Where its model is (or would be).
+        public var path: String
+        /// The model's threshold and its figures on held-out voices, when trained.
+        public var detail: String
+        /// One sentence: what to do next.
+        public var hint: String
+
+        /// `{"phrase":…,"status":…,"path":…,"detail":…,"hint":…}`.
+        public var json: String {
+            JSONText.object([("phrase", JSONText.string(phrase)), ("status", JSONText.string(status)),
+                             ("path", JSONText.string(path)), ("detail", JSONText.string(detail)), ("hint", JSONText.string(hint))])
+        }
+    }
+
+    /// Each configured phrase's trained model, read (not loaded into an engine).
+    public static func phraseModels(config: EarsConfig) -> [PhraseModel] {
+        config.phrases.map { phrase in
+            let path = TrainedModels.path(of: phrase.text, config: config)
+            guard config.trainedModels else {
+                return PhraseModel(status: "off", phrase: phrase.text, path: path, detail: "",
+                                   hint: "[wake] trained_models = off: the acoustic route hears this phrase.")
+            }
+            do throws(TranscriberError) {
+                guard let model = try TrainedModels.read(path, phrase: phrase.text) else {
+                    return PhraseModel(status: "not_trained", phrase: phrase.text, path: path, detail: "",
+                                       hint: "The acoustic route hears this phrase; ears train \"\(phrase.text)\" builds a model for it.")
+                }
+                let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
+                let figures = model.validation
+                let detail = "threshold \(model.threshold), trained \(model.training.createdAt); held-out voices: recall clean "
+                    + "\(percent(figures.recallClean)), ~10 dB \(percent(figures.recallAt10dB)), ~5 dB \(percent(figures.recallAt5dB)), "
+                    + "false wakes \(figures.falseWakesPerHour.map { JSONText.number($0, places: 1) } ?? "n/a")/h, "
+                    + "sound-alikes \(percent(figures.soundAlikeWakeRate))"
+                return PhraseModel(status: "trained", phrase: phrase.text, path: path, detail: detail,
+                                   hint: "ears listen and ears scan hear this phrase with its trained model.")
+            } catch {
+                return PhraseModel(status: "unusable", phrase: phrase.text, path: path, detail: "", hint: error.sentence)
+            }
+        }
+    }
+
     /// Runs the command for `config`; returns the exit status (0: the
-    /// configured engine is installed, 1: it is not; the neural parts do
-    /// not count, no engine needs them yet).
+    /// configured engine is installed and, when a phrase has a trained
+    /// model, ONNX Runtime and the front end are too and every model is
+    /// usable; 1 otherwise).
     public static func run(config: EarsConfig, json: Bool, output: (String) -> Void) -> Int32 {
         let engines: [(EngineKind, EngineInstallation)] = [
             (.pocketsphinx, pocketSphinx(configured: config.engine == .pocketsphinx ? config.model : nil)),
             (.vosk, vosk(configured: config.engine == .vosk ? config.model : nil)),
         ]
+        let phrases = phraseModels(config: config)
+        let neededNeural = phrases.contains { $0.status == "trained" || $0.status == "unusable" }
         let entries: [(name: String, configured: Bool, installation: EngineInstallation)] =
             engines.map { ($0.0.rawValue, $0.0 == config.engine, $0.1) }
-            + [("onnxruntime", false, onnxRuntime()), ("frontend", false, frontEnd())]
+            + [("onnxruntime", neededNeural, onnxRuntime()), ("frontend", neededNeural, frontEnd())]
         if json {
-            output(JSONText.object(entries.map { ($0.name, $0.installation.json) }))
+            output(JSONText.object(entries.map { ($0.name, $0.installation.json) }
+                + [("phrases", "[" + phrases.map(\.json).joined(separator: ",") + "]")]))
         } else {
             for (name, configured, installation) in entries {
                 let marker = configured ? " (configured)" : ""
@@ -97,9 +148,16 @@ public enum ModelStatusCommand {
                 }
                 output("  \(installation.hint)")
             }
+            for phrase in phrases {
+                output("phrase \"\(phrase.phrase)\": \(phrase.status.replacingOccurrences(of: "_", with: " "))")
+                output("  path: \(phrase.path)")
+                if !phrase.detail.isEmpty { output("  \(phrase.detail)") }
+                output("  \(phrase.hint)")
+            }
         }
-        let configured = engines.first { $0.0 == config.engine }?.1
-        return configured?.status == "installed" ? 0 : 1
+        let required = entries.filter(\.configured).map(\.installation)
+        let usable = !phrases.contains { $0.status == "unusable" }
+        return required.allSatisfy({ $0.status == "installed" }) && usable ? 0 : 1
     }
 
     /// Total size of the regular files under `path` (or of `path` itself), in bytes.
