@@ -56,6 +56,8 @@ public struct ConfigOverrides: Equatable {
     public var modelsDirectory: String?
     /// `--trained-threshold X`.
     public var trainedThreshold: Double?
+    /// `--trained-contest on|off`.
+    public var trainedContest: Bool?
 
     public init() {}
 
@@ -82,6 +84,7 @@ public struct ConfigOverrides: Equatable {
         if let trainedModels { config.trainedModels = trainedModels }
         if let modelsDirectory { config.modelsDirectory = modelsDirectory }
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
+        if let trainedContest { config.trainedContest = trainedContest }
     }
 }
 
@@ -179,6 +182,7 @@ public enum Arguments {
       --trained-models on|off  hear phrases with their ears train models (default on)
       --models-dir DIR   where trained models live (default: the state directory)
       --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
+      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default on)
     """
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -349,6 +353,7 @@ public enum Arguments {
             case "--spotter-threshold": overrides.spotterThreshold = try number(flag, try value(), in: 1e-80...1, "1e-80 to 1")
             case "--verifier-threshold": overrides.verifierThreshold = try number(flag, try value(), in: 0.01...0.99, "0.01 to 0.99")
             case "--trained-models": overrides.trainedModels = try onOff(flag, try value())
+            case "--trained-contest": overrides.trainedContest = try onOff(flag, try value())
             case "--models-dir":
                 let directory = try value()
                 guard !directory.isEmpty else { throw UsageError(description: "ears: --models-dir needs a directory") }

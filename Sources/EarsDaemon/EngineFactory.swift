@@ -90,8 +90,15 @@ public enum EngineFactory {
         }
     }
 
+    /// The configuration the verifier is loaded for: every phrase when trained
+    /// detections go through its sound-alike contest (`trained_contest`),
+    /// else only the phrases the acoustic engine hears.
+    public static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
+        config.trainedContest ? config : untrained(config, trained: trained)
+    }
+
     /// `config` with only the phrases that `trained` does not hear: what the
-    /// acoustic engine and its verifier are for.
+    /// acoustic engine is for.
     public static func untrained(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
         guard let trained else { return config }
         var rest = config

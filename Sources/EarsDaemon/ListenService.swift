@@ -69,10 +69,9 @@ public final class ListenService: @unchecked Sendable {
                                threshold: config.verifierThreshold)
     }
 
-    /// The verifier for the phrases the acoustic engine hears (none when
-    /// `trained` hears them all).
+    /// The verifier for the phrases it judges (`EngineFactory.verified`).
     private func loadVerifier(trained: NeuralTranscriber?) throws(TranscriberError) -> (any WakeVerifier)? {
-        let acoustic = EngineFactory.untrained(config, trained: trained)
+        let acoustic = EngineFactory.verified(config, trained: trained)
         return try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
                                           pronouncer: pronouncer)
     }
@@ -80,7 +79,7 @@ public final class ListenService: @unchecked Sendable {
     /// A new judge for the configuration in force and the loaded verifier.
     private func makeJudge() -> WakeJudge {
         WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                  threshold: config.verifierThreshold)
+                  threshold: config.verifierThreshold, contestTrained: config.trainedContest)
     }
 
     /// Loads the engine, its ear and the verifier for the configuration in force.

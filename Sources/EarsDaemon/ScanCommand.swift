@@ -40,8 +40,7 @@ public enum ScanCommand {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?
         do throws(TranscriberError) {
-            // The verifier is for the phrases the acoustic engine hears.
-            let acoustic = EngineFactory.untrained(config, trained: engines.trained)
+            let acoustic = EngineFactory.verified(config, trained: engines.trained)
             verifier = try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer), pronouncer: pronouncer)
         } catch {
             errors("ears scan: \(error.sentence)")
@@ -59,7 +58,7 @@ public enum ScanCommand {
         for file in options.files {
             let source = SoundFileSource(path: file, pacedAtRealTime: false)
             let judge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                                  threshold: config.verifierThreshold,
+                                  threshold: config.verifierThreshold, contestTrained: config.trainedContest,
                                   onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
             var fileWakes: [WakeEvent] = []
             do {

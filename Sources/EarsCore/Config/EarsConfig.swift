@@ -58,6 +58,10 @@ public struct EarsConfig: Sendable, Equatable {
     /// `[wake] models_directory`: where trained models live; nil means the
     /// environment decides (`PhraseModelDirectory`).
     public var modelsDirectory: String?
+    /// `[wake] trained_contest`: whether a trained model's detection is
+    /// refused when the verifier's contest of the phrase against its
+    /// sound-alikes picks a sound-alike (needs `verifier = on`, English).
+    public var trainedContest = true
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     public var trainedThreshold: Double?

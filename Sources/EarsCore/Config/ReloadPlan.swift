@@ -50,6 +50,7 @@ public struct ReloadPlan: Sendable, Equatable {
         rebuildDetector = old.phrases != effective.phrases || old.matching != effective.matching
             || old.refractorySeconds != effective.refractorySeconds
             || old.verifier != effective.verifier || old.verifierThreshold != effective.verifierThreshold
+            || old.trainedContest != effective.trainedContest
         rebuildEngine = old.engine != effective.engine || old.model != effective.model
             || old.speechGate != effective.speechGate || old.phraseBoost != effective.phraseBoost
             || old.voskGrammar != effective.voskGrammar

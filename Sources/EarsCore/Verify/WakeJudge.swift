@@ -39,12 +39,18 @@ public final class WakeJudge {
     private let calibration: VerifierCalibration
     private let threshold: Double
     private let onCandidate: ((Candidate) -> Void)?
+    private let contestTrained: Bool
 
     /// A judge over `detector`, with `verifier` (nil: every candidate wakes)
     /// at `threshold` on `calibration`'s score. `onCandidate` sees every
     /// verified candidate (the `ears scan --candidates` output).
+    /// `contestTrained`: whether a trained model's detection is refused when
+    /// the verifier's sound-alike contest picks a neighbour of the phrase
+    /// (`[wake] trained_contest`); otherwise the model alone decides.
     public init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
-                calibration: VerifierCalibration = .fitted, onCandidate: ((Candidate) -> Void)? = nil) {
+                calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
+                onCandidate: ((Candidate) -> Void)? = nil) {
+        self.contestTrained = contestTrained
         self.detector = detector
         self.verifier = verifier
         self.threshold = threshold
@@ -62,15 +68,18 @@ public final class WakeJudge {
         let before = detector
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
-            // The phrase's own trained model found it: its score is the decision.
+            // The phrase's own trained model found it: its score decides,
+            // unless the sound-alike contest says a neighbour was said.
             wake.score = trainedScore
-            return wake
+            guard contestTrained, let verifier else { return wake }
+            guard let evidence = verifier.measure(phrase: wake.phrase, audio: window(of: piece, ear: ear), decided: { _ in true }),
+                  evidence.competitorWins else { return wake }
+            detector = before
+            refused += 1
+            return nil
         }
         guard let verifier else { return wake }
-        let end = piece.endSeconds + Self.trailSeconds
-        let start = max(piece.startSeconds - Self.leadSeconds, end - Self.longestWindowSeconds)
-        let audio = ear.heardAudio(fromSample: Int64(AudioFormat.samples(inSeconds: start)),
-                                   toSample: Int64(AudioFormat.samples(inSeconds: end)))
+        let audio = window(of: piece, ear: ear)
         // Everything is measured when someone records the candidates (the
         // fitting script needs every feature); otherwise the verifier may
         // stop once the decision cannot change.
@@ -91,6 +100,15 @@ public final class WakeJudge {
         }
         wake.score = score
         return wake
+    }
+
+    /// What the engine heard around `piece`: from `leadSeconds` before its
+    /// start to `trailSeconds` after its end, at most `longestWindowSeconds`.
+    private func window(of piece: TranscriptPiece, ear: Ear) -> [Int16] {
+        let end = piece.endSeconds + Self.trailSeconds
+        let start = max(piece.startSeconds - Self.leadSeconds, end - Self.longestWindowSeconds)
+        return ear.heardAudio(fromSample: Int64(AudioFormat.samples(inSeconds: start)),
+                              toSample: Int64(AudioFormat.samples(inSeconds: end)))
     }
 
     /// Forgets the detector's per-stream state (a new stream).
