@@ -100,9 +100,13 @@ public final class CorpusSynthesizer: Sendable {
 
     /// Shared state of one run: the next work unit to take, the results so far, the first error.
     private struct RunState {
+        /// The next work unit to hand out.
         var next = 0
+        /// Clips finished so far.
         var done = 0
+        /// Each clip's audio once finished, by position.
         var results: [[Int16]?]
+        /// The first failure (or cancellation); no unit is handed out after it.
         var failure: SynthError?
     }
 

@@ -7,8 +7,8 @@ import Synchronization
 
 /// Says a text in a `SynthVoice` and returns 16 kHz mono 16-bit samples, by
 /// running the voice's engine as a subprocess and resampling with `sox`
-/// through pipes. Nothing is kept: the text goes to the engine on stdin or
-/// as an argument, audio comes back on stdout, except from festival, which
+/// through pipes. Nothing is kept: the text goes to the engine on stdin
+/// (flite: as its `-t` argument), audio comes back on stdout, except from festival, which
 /// can only write a file (its WAV writer seeks): it writes into this
 /// synthesizer's private temporary
 /// directory (mode 0700, made with `mkdtemp`), and each file is removed as
@@ -54,7 +54,9 @@ public final class SpeechSynthesizer: Sendable {
             wav = try Subprocess.run(tool, arguments + ["--stdout"], input: Array(text.utf8), environment: scratch)
         case .flite:
             tool = .flite
-            // flite fills in the WAV sizes before writing, so stdout works as a pipe.
+            // flite fills in the WAV sizes before writing, so stdout works as
+            // a pipe. The text is an argument: flite reading /dev/stdin hung
+            // under a test runner, and -t is its documented way.
             wav = try Subprocess.run(tool, ["-voice", voice.name, "--setf", "duration_stretch=\(Self.decimal(voice.durationStretch))",
                                             "-t", text, "-o", "/dev/stdout"], environment: scratch)
         case .festival:

@@ -34,6 +34,9 @@ enum Subprocess {
     /// all its input must end our write with EPIPE, not kill ears.
     private static let ignoreBrokenPipe: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
+    /// One spawn-and-feed at a time (see `run`).
+    private static let spawnGate = DispatchSemaphore(value: 1)
+
     /// Runs `tool` and returns everything it wrote to stdout.
     static func run(_ tool: Tool, _ arguments: [String], input: [UInt8]? = nil,
                     environment: [String: String] = [:]) throws(SynthError) -> [UInt8] {
@@ -50,9 +53,19 @@ enum Subprocess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = input == nil ? FileHandle.nullDevice : stdinPipe
+        // Foundation's pipes do not close on exec, so a child spawned while
+        // another child's stdin write end is open in ears inherits it, and
+        // each may wait for an EOF the other holds back (seen with two
+        // workers: two programs reading stdin, deadlocked). So spawning and
+        // feeding stdin are one critical section per process: the gate is
+        // taken here and given back once stdin is closed (on the writer
+        // thread). stdout is read meanwhile, so a program that writes
+        // before it has read everything cannot block the writer.
+        spawnGate.wait()
         do {
             try process.run()
         } catch {
+            spawnGate.signal()
             throw .toolMissing(command: tool.command, package: tool.package)
         }
         let writer = DispatchGroup()
@@ -61,7 +74,10 @@ enum Subprocess {
             DispatchQueue.global().async(group: writer) {
                 writeAll(input, to: handle.fileDescriptor)
                 try? handle.close()
+                spawnGate.signal()
             }
+        } else {
+            spawnGate.signal()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         writer.wait()

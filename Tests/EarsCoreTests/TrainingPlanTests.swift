@@ -106,6 +106,8 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         let heldOut = Set(phraseClips.filter { $0.split == .heldOut }.compactMap { $0.voice?.speakerID })
         let trained = Set(phraseClips.filter { $0.split != .heldOut }.compactMap { $0.voice?.speakerID })
         #expect(!heldOut.isEmpty && heldOut.isDisjoint(with: trained))
+        let sentences = plan.clips.filter { $0.role == .negative(.phraseWordsInSentence) }.map(\.text)
+        #expect(!sentences.isEmpty && sentences.allSatisfy { !$0.contains { ("a"..."z").contains($0) } }, "Korean carriers")
     }
 
     @Test("no voice for the language is an error that says what to install")

@@ -103,6 +103,14 @@ import Testing
         #expect(!catalog.voices.contains { $0.name == "awb_time" || ($0.variant ?? "").lowercased().hasPrefix("whisper") })
     }
 
+    @Test("fortunes are read one by one from the fortune files")
+    func fortunes() {
+        let fortunes = FortuneReader.fortunes()
+        #expect(fortunes.count > 100)
+        #expect(!fortunes.contains { $0.contains("\n%\n") || $0.isEmpty })
+        #expect(FortuneReader.fortunes(in: "/nonexistent").isEmpty)
+    }
+
     @Test("catalog parsing: MBROLA and novelty variants are left out")
     func parsing() {
         #expect(VoiceCatalog.parseFliteList("Voices available: kal awb_time kal16 \n").map(\.name) == ["kal", "kal16"])

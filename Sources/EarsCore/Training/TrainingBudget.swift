@@ -3,10 +3,13 @@
 /// number of positive utterances so that the class balance stays fixed as the
 /// budget grows.
 public struct TrainingBudget: Sendable, Hashable {
-    /// Positives in the default plan: sized so that synthesis and augmentation
-    /// take about 3 minutes on 2 cores (measured: see docs/training.md), which
-    /// leaves the rest of a 10-minute training for features and fitting.
-    public static let defaultPositives = 600
+    /// Positives in the default plan: 1500 positives make 4725 clips, about
+    /// 2 hours of audio, synthesized and augmented in about 75 s on 2 shared
+    /// cores (release build, measured: docs/training.md). Synthesis could
+    /// afford twice that within 3 minutes, but feature extraction scales with
+    /// the audio's length, so this leaves most of a 10-minute training for
+    /// features and fitting.
+    public static let defaultPositives = 1500
     /// The default `--minutes` of a whole training run.
     public static let defaultMinutes = 10.0
     /// Negatives of each sound-alike text kind per positive.
@@ -45,9 +48,9 @@ public struct TrainingBudget: Sendable, Hashable {
         noiseOnly = scaled(Self.noiseOnlyPerPositive)
     }
 
-    /// The budget for a whole training run of `minutes` (synthesis takes
-    /// about 30 % of it): the default at `defaultMinutes`, scaled linearly,
-    /// at least 50 positives.
+    /// The budget for a whole training run of `minutes`: the default at
+    /// `defaultMinutes`, scaled linearly (synthesis time is linear in the
+    /// clip count), at least 50 positives.
     public static func forMinutes(_ minutes: Double) -> TrainingBudget {
         let scaled = Double(defaultPositives) * max(0, minutes) / defaultMinutes
         return TrainingBudget(positives: max(50, Int(scaled.rounded())))

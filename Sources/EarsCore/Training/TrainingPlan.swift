@@ -33,9 +33,13 @@ public struct TrainingPlan: Sendable, Equatable {
     public static let noiseSecondsRange: ClosedRange<Double> = 1...3
     /// Longest fortune used, in words: about 6 seconds of speech.
     public static let maximumFortuneWords = 18
-    /// Sentences around one phrase word; `{}` stands for the word.
+    /// English sentences around one phrase word; `{}` stands for the word.
     public static let wordCarriers = ["did you see {} today", "{} is not here yet", "tell {} i said so",
                                       "i was talking about {}", "where is {}", "{}, come on"]
+    /// Korean sentences around one phrase word (a Korean phrase is said by a
+    /// Korean voice, so its carriers must be Korean too).
+    public static let koreanWordCarriers = ["오늘 {} 봤어?", "{} 아직 안 왔어", "{}한테 말해 줘",
+                                            "나는 {} 얘기를 했어", "{} 어디 있어?", "{}, 이리 와"]
 
     /// The phrase, folded (lowercase, single spaces).
     public let phrase: String
@@ -78,6 +82,7 @@ public struct TrainingPlan: Sendable, Equatable {
         let fortuneTexts = fortunes.compactMap(Self.cleanFortune).filter { !$0.lowercased().contains(folded) }
         let alikeTexts = soundAlikes.filter { $0.kind != .word }.map(\.text)
         let several = words.count > 1
+        let carriers = language == "ko" ? Self.koreanWordCarriers : Self.wordCarriers
         let distinctWords = words.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
 
         var clips: [TrainingClip] = []
@@ -101,7 +106,7 @@ public struct TrainingPlan: Sendable, Equatable {
                 $0.pick(distinctWords) + $0.pick(["", ".", "!", "?"])
             }
             add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools) {
-                $0.pick(Self.wordCarriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
+                $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
         if !fortuneTexts.isEmpty {
