@@ -43,13 +43,9 @@ final class PhraseTrainer {
         }
     }
 
-    /// Clips per minute of budget, as a multiple of `TrainingBudget`'s: a
-    /// measured run of the default budget (8 min) took 8 min 20 s wall on
-    /// 2 shared cores at 1.6× the plan's own default (docs/training.md).
-    static let budgetScale = 1.6
     /// Other speech (fortunes) per positive, as a multiple of the plan's:
     /// false wakes in speech are what the first heads got most wrong.
-    static let otherSpeechScale = 2.0
+    static let otherSpeechScale = 1.5
     /// Dropout after the hidden layer and decoupled weight decay: measured
     /// on "hey cordelia", they lifted held-out recall at 0.5 from 85% to 94%.
     static let dropout: Float = 0.2
@@ -57,7 +53,7 @@ final class PhraseTrainer {
 
     /// The plan's budget for `minutes` of wall time.
     static func budget(minutes: Double) -> TrainingBudget {
-        var budget = TrainingBudget.forMinutes(minutes * budgetScale)
+        var budget = TrainingBudget.forMinutes(minutes)
         budget.otherSpeech = Int((Double(budget.otherSpeech) * otherSpeechScale).rounded())
         return budget
     }
