@@ -61,15 +61,15 @@ final class ScriptedEmbedder: SpeechEmbedder {
         let transcriber = try NeuralTranscriber(embedder: embedder, models: [Self.model()], modelName: "test.wakemodel")
         let streamStart: Int64 = 10 * 16_000
         try transcriber.start(atSample: streamStart)
-        // Loud at steps 10…12: the smoothed score crosses on step 11 and peaks there; the window ends at 12 × 0.08 s.
-        let pieces = try transcriber.feed(Self.audio(quiet: 10, loud: 3, after: 5), atSample: streamStart)
+        // Loud at steps 20…22: the smoothed score crosses on step 21 and peaks there; the window ends at 22 × 0.08 s.
+        let pieces = try transcriber.feed(Self.audio(quiet: 20, loud: 3, after: 5), atSample: streamStart)
         #expect(pieces.count == 1)
         let piece = try #require(pieces.first)
         #expect(piece.kind == .final)
         #expect(piece.text == Self.phrase)
         #expect(abs((piece.trainedScore ?? 0) - 0.9975) < 1e-3)
-        #expect(abs(piece.endSeconds - (10 + 0.96)) < 1e-6)
-        #expect(abs(piece.startSeconds - (10 + 0.96 - 1.0)) < 1e-6)
+        #expect(abs(piece.endSeconds - (10 + 1.76)) < 1e-6)
+        #expect(abs(piece.startSeconds - (10 + 1.76 - 1.0)) < 1e-6) // the phrase's expected second before its end
         #expect(piece.utterance > NeuralTranscriber.firstUtterance)
         #expect(transcriber.engineName == "trained")
         #expect(try transcriber.finish().isEmpty)
