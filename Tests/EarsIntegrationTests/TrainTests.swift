@@ -196,7 +196,7 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(events(result.stdout, "wake").isEmpty)
     }
 
-    @Test(arguments: [
+    @Test("an argument error exits 64 with one line saying what is wrong", arguments: [
         (["train"], "give a phrase"),
         (["train", "--minutes", "1"], "give a phrase"),
         (["train", "hey cordelia", "--minutes", "0"], "--minutes 0 is not a number from 0.1 to 120"),
