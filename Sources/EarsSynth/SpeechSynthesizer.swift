@@ -36,6 +36,15 @@ public final class SpeechSynthesizer: Sendable {
         temporaryDirectory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// What every engine runs with: the private directory as its temp dir,
+    /// and as its config and runtime dirs too, because espeak-ng opens a
+    /// PulseAudio client even with `--stdout` or `--voices`, and libpulse
+    /// would otherwise make `~/.config/pulse` (with a runtime symlink) and
+    /// leave a `pulse-*` directory in the temp dir.
+    var scratchEnvironment: [String: String] {
+        ["TMPDIR": temporaryDirectory, "XDG_CONFIG_HOME": temporaryDirectory, "XDG_RUNTIME_DIR": temporaryDirectory]
+    }
+
     deinit {
         try? FileManager.default.removeItem(atPath: temporaryDirectory)
     }
@@ -45,7 +54,7 @@ public final class SpeechSynthesizer: Sendable {
     public func say(_ text: String, voice: SynthVoice) throws(SynthError) -> [Int16] {
         let wav: [UInt8]
         let tool: Tool
-        let scratch = ["TMPDIR": temporaryDirectory]
+        let scratch = scratchEnvironment
         switch voice.engine {
         case .espeak:
             tool = .espeak
@@ -107,7 +116,7 @@ public final class SpeechSynthesizer: Sendable {
             script += "(utt.save.wave (utt.synth (Utterance Text \"\(Self.schemeEscaped(text))\")) \"\(file)\" 'riff)\n"
         }
         defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
-        _ = try Subprocess.run(.festival, ["--pipe"], input: Array(script.utf8), environment: ["TMPDIR": temporaryDirectory])
+        _ = try Subprocess.run(.festival, ["--pipe"], input: Array(script.utf8), environment: scratchEnvironment)
         var results: [[Int16]] = []
         for (file, request) in zip(files, requests) {
             guard let data = FileManager.default.contents(atPath: file) else {

@@ -79,8 +79,12 @@ public struct VoiceCatalog: Sendable {
     /// espeak-ng's English and Korean languages (eSpeak's own voices only,
     /// not MBROLA) crossed with the person-like variants.
     static func espeakVoices() -> [SynthVoice] {
+        // Listing voices opens a PulseAudio client too: give it a private
+        // directory, removed when `scratch` is released.
+        let scratch = try? SpeechSynthesizer()
         func list(_ query: String) -> String {
-            (try? Subprocess.run(.espeak, ["--voices=" + query])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            (try? Subprocess.run(.espeak, ["--voices=" + query], environment: scratch?.scratchEnvironment ?? [:]))
+                .map { String(decoding: $0, as: UTF8.self) } ?? ""
         }
         let variants = parseEspeakVariants(list("variant"))
         guard !variants.isEmpty else { return [] }

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import EarsCore
+
+/// A front end that answers from the audio in a way the test can script:
+/// one one-value embedding per 1280 samples, the group's mean sample over
+/// 100 (a group of 600s gives 6). Records its resets.
+final class ScriptedEmbedder: SpeechEmbedder {
+    let dimension = 1
+    let samplesPerEmbedding = 1280
+    let frontEndVersion: String
+    private(set) var resets = 0
+    private var pending: [Int16] = []
+
+    init(frontEndVersion: String = "scripted-1") { self.frontEndVersion = frontEndVersion }
+
+    func feed(_ samples: [Int16]) throws(TranscriberError) -> [[Float]] {
+        pending += samples
+        var embeddings: [[Float]] = []
+        while pending.count >= samplesPerEmbedding {
+            let group = pending.prefix(samplesPerEmbedding)
+            embeddings.append([Float(group.reduce(0) { $0 + Int($1) }) / Float(samplesPerEmbedding) / 100])
+            pending.removeFirst(samplesPerEmbedding)
+        }
+        return embeddings
+    }
+
+    func reset() {
+        resets += 1
+        pending = []
+    }
+
+    func embeddings(ofClip samples: [Int16]) throws(TranscriberError) -> [[Float]] {
+        reset()
+        defer { reset() }
+        return try feed(samples)
+    }
+}
+
+/// The trained models as an engine, on a scripted front end and a head whose
+/// score is the logistic of the newest embedding: loud steps (6) score 0.9975,
+/// quiet ones (−6) 0.0025.
+@Suite struct NeuralTranscriberTests {
+    static let phrase = "hey cordelia"
+    static let head = WakeHead(windowEmbeddings: 2, dimension: 1,
+                               layers: [.init(inputs: 2, outputs: 1, weights: [0, 1], biases: [0])])
+
+    static func model(frontEndVersion: String = "scripted-1") -> WakeModel {
+        WakeModel(phrase: phrase, language: "en", frontEndVersion: frontEndVersion, head: head, threshold: 0.7)
+    }
+
+    /// `quiet` quiet steps, `loud` loud ones, then `after` quiet ones.
+    static func audio(quiet: Int, loud: Int, after: Int = 0) -> [Int16] {
+        [Int16](repeating: -600, count: quiet * 1280) + [Int16](repeating: 600, count: loud * 1280)
+            + [Int16](repeating: -600, count: after * 1280)
+    }
+
+    @Test("a detection comes back as a final piece with the phrase, the head's score, and times offset by the stream start")
+    func aDetectionIsAFinalPieceWithTheTrainedScore() throws {
+        let embedder = ScriptedEmbedder()
+        let transcriber = try NeuralTranscriber(embedder: embedder, models: [Self.model()], modelName: "test.wakemodel")
+        let streamStart: Int64 = 10 * 16_000
+        try transcriber.start(atSample: streamStart)
+        // Loud at steps 20…22: the smoothed score crosses on step 21 and peaks there; the window ends at 22 × 0.08 s.
+        let pieces = try transcriber.feed(Self.audio(quiet: 20, loud: 3, after: 5), atSample: streamStart)
+        #expect(pieces.count == 1)
+        let piece = try #require(pieces.first)
+        #expect(piece.kind == .final)
+        #expect(piece.text == Self.phrase)
+        #expect(abs((piece.trainedScore ?? 0) - 0.9975) < 1e-3)
+        #expect(abs(piece.endSeconds - (10 + 1.76)) < 1e-6)
+        #expect(abs(piece.startSeconds - (10 + 1.76 - 1.0)) < 1e-6) // the phrase's expected second before its end
+        #expect(piece.utterance > NeuralTranscriber.firstUtterance)
+        #expect(transcriber.engineName == "trained")
+        #expect(try transcriber.finish().isEmpty)
+    }
+
+    @Test("audio fed in pieces that follow each other is one stream")
+    func contiguousFeedsAreOneStream() throws {
+        let embedder = ScriptedEmbedder()
+        let transcriber = try NeuralTranscriber(embedder: embedder, models: [Self.model()], modelName: "test.wakemodel")
+        try transcriber.start(atSample: 0)
+        let resetsAfterStart = embedder.resets
+        let audio = Self.audio(quiet: 10, loud: 3, after: 5)
+        var pieces: [TranscriptPiece] = []
+        // Chunks of 1000 samples do not line up with the 1280-sample steps: the front end must keep the rest.
+        for start in stride(from: 0, to: audio.count, by: 1000) {
+            let chunk = Array(audio[start..<min(audio.count, start + 1000)])
+            pieces += try transcriber.feed(chunk, atSample: Int64(start))
+        }
+        #expect(embedder.resets == resetsAfterStart)
+        #expect(pieces.map(\.text) == [Self.phrase])
+        #expect(abs((pieces.first?.endSeconds ?? 0) - 0.96) < 1e-6)
+    }
+
+    @Test("a gap in the samples starts a new stream, whose times count from where the new audio starts")
+    func aGapRestartsTheStream() throws {
+        let embedder = ScriptedEmbedder()
+        let transcriber = try NeuralTranscriber(embedder: embedder, models: [Self.model()], modelName: "test.wakemodel")
+        try transcriber.start(atSample: 0)
+        let resetsAfterStart = embedder.resets
+        // The phrase's first loud step, and half a step more, then the audio jumps ahead by 5 s.
+        var first = Self.audio(quiet: 10, loud: 1)
+        first += [Int16](repeating: 600, count: 640)
+        #expect(try transcriber.feed(first, atSample: 0).isEmpty)
+        let gapStart = Int64(first.count) + 5 * 16_000
+        let pieces = try transcriber.feed(Self.audio(quiet: 4, loud: 3, after: 4), atSample: gapStart)
+        #expect(embedder.resets == resetsAfterStart + 1)
+        // The new stream alone: loud at its steps 4…6, peak on step 5, window ending 6 × 0.08 s after gapStart.
+        // Carried on, the old stream would have put it at step 16 of the first.
+        #expect(pieces.count == 1)
+        let expectedEnd = AudioFormat.seconds(ofSamples: gapStart) + 0.48
+        #expect(abs((pieces.first?.endSeconds ?? 0) - expectedEnd) < 1e-6)
+    }
+
+    @Test("a model trained on another front end is refused with a sentence naming the phrase and ears train")
+    func aModelFromAnotherFrontEndIsRefused() {
+        #expect {
+            _ = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [Self.model(frontEndVersion: "openwakeword-old")],
+                                      modelName: "test.wakemodel")
+        } throws: { error in
+            guard let error = error as? TranscriberError, case let .engineFailed(engine, detail) = error else { return false }
+            return engine == "trained" && detail.contains("\"hey cordelia\"") && detail.contains("ears train")
+                && detail.contains("openwakeword-old") && detail.contains("scripted-1")
+        }
+    }
+
+    @Test("a threshold override replaces the model's own threshold")
+    func aThresholdOverrideApplies() throws {
+        // A run scoring 0.9975 wakes at the model's 0.7 but not at 0.999.
+        let strict = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [Self.model()], thresholdOverride: 0.999,
+                                           modelName: "test.wakemodel")
+        try strict.start(atSample: 0)
+        #expect(try strict.feed(Self.audio(quiet: 10, loud: 3, after: 5), atSample: 0).isEmpty)
+    }
+}
+
+/// The judge with a trained model's piece: the model's score is the decision.
+@Suite struct TrainedWakeJudgeTests {
+    @Test("a piece with a trained score wakes with that score and the verifier is never asked")
+    func aTrainedScoreWakesWithoutTheVerifier() throws {
+        let verifier = ScriptedVerifier(answer: WakeJudgeTests.weak) // would refuse, if it were asked
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]))
+        let ear = Ear(transcriber: ScriptedTranscriber(), monotonicSeconds: { 0 })
+        try ear.start()
+        for start in stride(from: Int64(0), to: 48_000, by: 1600) {
+            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
+        }
+        let piece = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: NeuralTranscriber.firstUtterance + 1,
+                                    startSeconds: 1.0, endSeconds: 2.0, trainedScore: 0.93)
+        let wake = try #require(judge.consider(piece, ear: ear))
+        #expect(wake.phrase == "hey cordelia")
+        #expect(wake.score == 0.93)
+        #expect(verifier.windows.isEmpty)
+        #expect(judge.refused == 0)
+    }
+}
