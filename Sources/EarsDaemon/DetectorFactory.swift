@@ -47,20 +47,39 @@ public enum DetectorFactory {
         let generator = SoundAlikeGenerator(dictionary: dictionary)
         var result: [String: [String]] = [:]
         for phrase in config.phrases {
-            let words = TextNormalizer.words(phrase.text)
-            let longest = words.map(\.count).max() ?? 0
-            guard let distinctive = words.lastIndex(where: { $0.count == longest }) else { continue }
-            result[phrase.text] = generator.soundAlikes(of: phrase.text, count: neighboursConsidered)
-                .filter { alike in
-                    guard alike.kind == .neighbour, alike.cost >= minimumCompetitorCost else { return false }
-                    let alikeWords = TextNormalizer.words(alike.text)
-                    guard alikeWords.count == words.count else { return false }
-                    return alikeWords[distinctive] != words[distinctive]
-                        && alikeWords.indices.allSatisfy { $0 == distinctive || alikeWords[$0] == words[$0] }
-                }
+            result[phrase.text] = distinct(generator.soundAlikes(of: phrase.text, count: neighboursConsidered), of: phrase.text)
+                .filter { $0.kind == .neighbour }
                 .prefix(competitorsPerPhrase).map(\.text)
         }
         return result
+    }
+
+    /// The sound-alikes of `phrase` that are really something else: those
+    /// (neighbours, and sentences holding one) that change the phrase's
+    /// distinctive word — its longest, the last of them on a tie — keep its
+    /// other words, and cost at least `minimumCompetitorCost`. The rest
+    /// ("hee cordelia" for "hey cordelia") are the phrase as an acoustic
+    /// model hears it: as competitors they refused real calls, and as a
+    /// trained model's negatives they taught it to miss the phrase.
+    public static func distinct(_ alikes: [SoundAlike], of phrase: String) -> [SoundAlike] {
+        let words = TextNormalizer.words(phrase)
+        let longest = words.map(\.count).max() ?? 0
+        guard let distinctive = words.lastIndex(where: { $0.count == longest }) else { return [] }
+        return alikes.filter { alike in
+            guard alike.cost >= minimumCompetitorCost else { return false }
+            let alikeWords = TextNormalizer.words(alike.text)
+            switch alike.kind {
+            case .neighbour:
+                guard alikeWords.count == words.count else { return false }
+                return alikeWords[distinctive] != words[distinctive]
+                    && alikeWords.indices.allSatisfy { $0 == distinctive || alikeWords[$0] == words[$0] }
+            case .sentence:
+                // A carrier sentence around a neighbour: the distinctive word must be gone.
+                return !alikeWords.contains(words[distinctive])
+            case .word:
+                return false
+            }
+        }
     }
 
     /// A detector for `config`, sharing `pronouncer` (make it once with

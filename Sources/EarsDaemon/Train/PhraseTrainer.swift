@@ -59,7 +59,10 @@ final class PhraseTrainer {
     }
 
     /// Sound-alike texts asked of the generator (its neighbours and sentences).
-    static let soundAlikeCount = 60
+    /// (Only the distinct ones are negatives: `DetectorFactory.distinct`.)
+    static let soundAlikeCount = 120
+    /// Clips of each distinct sound-alike text, at most.
+    static let clipsPerSoundAlike = 80
     /// Windows a first head scores above this are mined: added again, heavier.
     static let miningScore: Float = 0.2
     /// Weight of a mined window.
@@ -169,10 +172,15 @@ final class PhraseTrainer {
         }
         let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
         let soundAlikes = settings.language == "en"
-            ? SoundAlikeGenerator(dictionary: dictionary).soundAlikes(of: settings.phrase, count: Self.soundAlikeCount) : []
+            ? DetectorFactory.distinct(SoundAlikeGenerator(dictionary: dictionary).soundAlikes(of: settings.phrase, count: Self.soundAlikeCount),
+                                       of: settings.phrase) : []
+        var budget = Self.budget(minutes: settings.minutes)
+        // A few distinct sound-alikes said by every voice would outweigh the
+        // phrase itself: at most `clipsPerSoundAlike` clips each.
+        budget.soundAlikes = min(budget.soundAlikes, max(1, soundAlikes.count) * Self.clipsPerSoundAlike)
         do throws(TrainingPlanError) {
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices, soundAlikes: soundAlikes,
-                                    fortunes: FortuneReader.fortunes(), budget: Self.budget(minutes: settings.minutes),
+                                    fortunes: FortuneReader.fortunes(), budget: budget,
                                     seed: settings.seed)
         } catch {
             throw .failed(error.sentence)
