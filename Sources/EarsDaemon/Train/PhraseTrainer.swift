@@ -101,7 +101,8 @@ final class PhraseTrainer {
         let audio = try synthesize(clips)
         note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
         let frontEnd = try probeFrontEnd()
-        let features = try listen(clips: clips, audio: audio)
+        let streams = NegativeStreams.join(clips, audio: audio, seed: settings.seed)
+        let features = try listen(clips: streams.clips, audio: streams.audio)
         note("heard them through the front end by \(Self.seconds(since: started)) s")
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
 
