@@ -52,13 +52,13 @@ class VoiceSplit:
         return ("the other flite and festival voices (trained on)" if self.key == "engine"
                 else ", ".join(tuning_flite_festival()) + " (ears's tuning voices)")
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, str | list[str]]:
         return dict(key=self.key, held_out_engines=list(self.held_out_engines))
 
     @staticmethod
-    def from_json(d: dict[str, object]) -> "VoiceSplit":
+    def from_json(d: dict[str, str | list[str]]) -> "VoiceSplit":
         engines = d.get("held_out_engines") or []
-        return VoiceSplit(str(d["key"]), tuple(str(e) for e in engines))  # type: ignore[union-attr]
+        return VoiceSplit(str(d["key"]), tuple(engines) if isinstance(engines, list) else (engines,))
 
 
 def tuning_flite_festival() -> list[str]:
