@@ -158,10 +158,11 @@ def training_table(training: dict[str, Any] | None) -> str:
     """Each phrase's model: training wall and CPU time, the voices it held out."""
     if not training:
         return "(no trained configuration in this run: --no-trained)"
-    lines = ["| phrase | training wall (s) | training CPU (s) | held-out voices (ears train) | this run |",
-             "|---|---|---|---|---|"]
+    lines = ["| phrase | training wall (s) | training CPU (s) | load average at the end (cores: "
+             f"{os.cpu_count()}) | held-out voices (ears train) | this run |", "|---|---|---|---|---|---|"]
     for p in training["phrases"]:
-        lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {', '.join(p['held_out_voices']) or 'none named'} | "
+        load = p.get("load_average")
+        lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | "
                      f"{'cached (same binary, same seed)' if p.get('cached') else 'trained'} |")
     lines += ["", f"Models: `{training['directory']}` (binary sha256 `{training['binary_sha256']}…`, seed {training['seed']}); "
                   f"held out by every phrase's model: {', '.join(training['held_out_engines']) or 'no engine'}."]

@@ -47,6 +47,9 @@ class TrainedPhrase:
     held_out_voices: list[str]  # as `ears train` names them ("festival:kal_diphone")
     summary: list[str]  # `ears train`'s stdout (where the file went, threshold, its own held-out figures)
     cached: bool = False  # true when this run found the model and did not train it
+    # The machine's 1-minute load average when training ended: wall time on a shared
+    # machine grows with it (CPU time much less), so the reader can judge the wall figure.
+    load_average: float | None = None
 
     @property
     def held_out_engines(self) -> list[str]:
@@ -112,7 +115,8 @@ def train_all(ears: str, phrases: list[str], out: str, binary_sha256: str, seed:
         if rc != 0 or not os.path.exists(model):
             # stderr is ears's own progress and error sentence; no audio or transcript.
             raise RuntimeError(f"ears train failed for \"{phrase}\" (exit {rc}): {stderr.strip()[-800:]}\n  {shlex.join(cmd)}")
-        trained = TrainedPhrase(phrase, model, wall, cpu, parse_held_out(stdout), stdout.strip().splitlines())
+        trained = TrainedPhrase(phrase, model, wall, cpu, parse_held_out(stdout), stdout.strip().splitlines(),
+                                load_average=round(os.getloadavg()[0], 1))
         log(f"wake: trained \"{phrase}\" in {wall:.0f} s ({cpu:.0f} CPU s); held out: {', '.join(trained.held_out_voices) or 'none'}")
         training.phrases.append(trained)
         known[phrase] = trained
