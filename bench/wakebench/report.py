@@ -159,10 +159,12 @@ def training_table(training: dict[str, Any] | None) -> str:
     if not training:
         return "(no trained configuration in this run: --no-trained)"
     lines = ["| phrase | training wall (s) | training CPU (s) | load average at the end (cores: "
-             f"{os.cpu_count()}) | held-out voices (ears train) | this run |", "|---|---|---|---|---|---|"]
+             f"{os.cpu_count()}) | held-out voices (ears train) | ears train's own figures on them | this run |",
+             "|---|---|---|---|---|---|---|"]
     for p in training["phrases"]:
         load = p.get("load_average")
-        lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | "
+        own = next((line.split("): ", 1)[1] for line in p.get("summary", []) if "held-out voices (" in line and "): " in line), "—")
+        lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | {own} | "
                      f"{'cached (same binary, same seed)' if p.get('cached') else 'trained'} |")
     lines += ["", f"Models: `{training['directory']}` (binary sha256 `{training['binary_sha256']}…`, seed {training['seed']}); "
                   f"held out by every phrase's model: {', '.join(training['held_out_engines']) or 'no engine'}."]
