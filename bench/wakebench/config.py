@@ -136,6 +136,9 @@ TARGETS = [
     Target("rss", "peak RSS (MB)", "<=", 200, "mb"),
 ]
 
+# The ears configuration that listens with a model per phrase (bench/wakebench/training.py).
+TRAINED_LABEL = "ears trained"
+
 # Issue 11's targets for ears with a trained model per phrase (held-out voices: the
 # engine its models never trained on, festival).
 TRAINED_TARGETS = [

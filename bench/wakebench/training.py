@@ -15,13 +15,13 @@ import shlex
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from . import runners
+from . import config, runners
 
 # `ears train`'s summary line: "  held-out voices (festival:kal_diphone, festival:ked_diphone): recall clean …"
 HELD_OUT_LINE = re.compile(r"held-out voices \(([^)]*)\)")
 # A model's file: PhraseModelDirectory.fileName(forPhrase:) (lower-case words joined by "-").
 MODEL_EXTENSION = ".wakemodel"
-TRAINED_LABEL = "ears trained"
+TRAINED_LABEL = config.TRAINED_LABEL
 
 
 def model_file_name(phrase: str) -> str:
