@@ -12,6 +12,11 @@ pink 10 dB) and sound-alike sentences; each system reads each stream once.
 
 usage: bench/wake.py EARS [--out DIR] [--jobs N] [--quick] [--doc docs/benchmark.md]
                           [--ears-config "LABEL=ARGS"]... [--ears-arg ARG]... [--rescore]
+                          [--no-trained] [--train-seed N]
+With --trained (the default), EARS first trains a model per phrase (`ears train`,
+bench/wakebench/training.py, cached per binary in OUT/models-<sha256>-<seed>/) and
+"ears trained" (`--models-dir` that directory) is measured beside the other configurations,
+its recall grouped by the voices its models never heard (the festival engine).
 Writes OUT/wake.md, OUT/wake.json and OUT/wake-det.png (with --doc, also the document and
 docs/benchmark-det.png). Needs numpy: run it with .deps/bench/venv/bin/python (make bench-wake does).
 """
@@ -34,7 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from wakebench import config, report, runners, scoring, streams  # noqa: E402
+from wakebench import config, report, runners, scoring, streams, training  # noqa: E402
 from wakebench.corpus import make_corpus  # noqa: E402
 
 
@@ -62,6 +67,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--doc", help="write the benchmark document here (and benchmark-det.png next to it)")
     ap.add_argument("--quick", action="store_true", help="a small corpus (under 5 minutes), to try the harness")
     ap.add_argument("--rescore", action="store_true", help="score OUT/wake.json's saved runs again (no scanning)")
+    ap.add_argument("--trained", action=argparse.BooleanOptionalAction, default=True,
+                    help=f'train a model per phrase with EARS (`ears train`) and measure "{training.TRAINED_LABEL}" '
+                         "(--models-dir) beside the other configurations (default: on; cached per binary)")
+    ap.add_argument("--train-seed", type=int, default=1, help="`ears train --seed` for the trained configuration")
     a = ap.parse_args(argv)
     a.ears = os.path.abspath(a.ears)
     a.out = os.path.abspath(a.out)
@@ -75,7 +84,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if "--ears-thresholds" not in " ".join(argv):
             a.ears_thresholds = config.EARS_SWEEP[-1:]
     configs = [runners.parse_ears_config(s) for s in a.ears_config] or [("ears", [])]
-    a.ears_configs = [(label, [*args, *a.ears_arg]) for label, args in configs]
+    # A configuration without its own --models-dir reads an empty one, so a model someone
+    # trained in the state directory (/var/lib/ears/phrases) cannot turn it into a trained one.
+    a.no_models_dir = os.path.join(a.out, "models-none")
+    a.ears_configs = [(label, [*args, *([] if "--models-dir" in args else ["--models-dir", a.no_models_dir]), *a.ears_arg])
+                      for label, args in configs]
     return a
 
 
@@ -127,11 +140,19 @@ def main(argv: list[str]) -> None:
         raw = json.load(open(raw_path))["raw"]
     else:
         check_tools(a)
+        os.makedirs(a.no_models_dir, exist_ok=True)
         started = time.time()
         phases: dict[str, float] = {}
+        binary_sha256 = hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16]
+        trained: training.Training | None = None
+        if a.trained:
+            trained = training.train_all(a.ears, a.phrases, a.out, binary_sha256, a.train_seed, log)
+            phases["training" + (" (cached)" if all(p.cached for p in trained.phrases) else "")] = time.time() - started
+            a.ears_configs.append((training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg]))
+        t0 = time.time()
         corpus = make_corpus(a.out, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
                              a.soundalikes_per_phrase)
-        phases["corpus" + (" (cached)" if corpus.cached else "")] = time.time() - started
+        phases["corpus" + (" (cached)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
         stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions)
         phases["streams"] = time.time() - t0
@@ -145,12 +166,13 @@ def main(argv: list[str]) -> None:
                          platform.machine())
         raw = dict(
             args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
-                      ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick),
+                      ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick,
+                      training=trained.to_json() if trained else None),
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
             streams=[s.to_json() for s in stream_list], results=[r.to_json() for r in results], phases=phases,
             run=dict(command=shlex.join(["bench/wake.py", *argv]), binary=a.ears,
-                     binary_sha256=hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16],
+                     binary_sha256=binary_sha256,
                      version=subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip(),
                      commit=(git("rev-parse", "--short", "HEAD") or "unknown") + (" (uncommitted changes in Sources/)" if dirty else ""),
                      date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -166,19 +188,29 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                                   [items[f] for f in s["files"]], s["starts"]) for s in raw["streams"]]
     plan = runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"], args["peers"])
     results = [runners.Result.from_json(r) for r in raw["results"]]
-    metrics = scoring.score(plan, results, stream_list, args["phrases"])
+    trained = args.get("training")
+    splits, training_times = {}, {}
+    if trained:
+        splits[training.TRAINED_LABEL] = config.VoiceSplit("engine", tuple(trained["held_out_engines"]))
+        training_times[training.TRAINED_LABEL] = {p["phrase"]: [p["wall_s"], p["cpu_s"]] for p in trained["phrases"]}
+    metrics = scoring.score(plan, results, stream_list, args["phrases"], splits, training_times)
     conds = [c for c in [c.name for c in config.CONDITIONS] if c in args["conditions"]]
     png = report.det_plot(metrics, out)
     tables = dict(summary_table=report.summary_table(metrics, conds), common_table=report.common_table(metrics, conds),
                   phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
-                  targets_table=report.targets_table(metrics), corpus_table=corpus_table(manifest, stream_list),
+                  targets_table=report.targets_table(metrics), trained_targets_table=report.targets_table(metrics, True),
+                  split_table=report.split_table(metrics), training_table=report.training_table(trained),
+                  corpus_table=corpus_table(manifest, stream_list),
                   run_table="\n".join(["| step | wall time (s) |", "|---|---|"] +
                                       [f"| {k} | {v:.0f} |" for k, v in raw["phases"].items()]))
     run = raw["run"]
     md = [f"# Wake benchmark ({run['date']}; {run['version']}, {run['commit']}; `{run['command']}`)", "",
-          "## Every system at its default (recall: held-out flite and festival voices, every phrase the system has)", "",
-          tables["summary_table"], "", "## hey jarvis + alexa only (every system has them; held-out voices)", "",
-          tables["common_table"], "", "## Targets (ears at its default)", "", tables["targets_table"], "",
+          "## Every system at its default (recall: each system's held-out voices, every phrase the system has)", "",
+          tables["summary_table"], "", "## Which voices are held out for which system", "", tables["split_table"], "",
+          "## hey jarvis + alexa only (every system has them; held-out voices)", "",
+          tables["common_table"], "", "## Issue 10's targets (acoustic ears configurations)", "", tables["targets_table"], "",
+          "## Issue 11's targets (ears trained: a model per phrase; held out: the engine its models never heard)", "",
+          tables["trained_targets_table"], "", "## Training (ears train, one phrase at a time)", "", tables["training_table"], "",
           "## Per phrase (held-out voices)", "", tables["phrase_table"], "", "## Threshold sweeps", "", tables["sweep_table"], "",
           "## Streams", "", tables["corpus_table"], "", f"Sound-alikes: {raw['corpus']['soundalike_note']}.", "",
           "## Run", "", tables["run_table"], ""]

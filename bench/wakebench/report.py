@@ -35,13 +35,13 @@ def alike(m: Metrics, key: str = "all") -> str:
 
 def summary_table(metrics: list[Metrics], conditions: list[str]) -> str:
     head = ["system", "setting", "phrases"] + [f"recall {LABEL[c]}" for c in conditions] + \
-           ["recall clean, tuning voices", "recall clean, espeak", "false wakes/h clean", "false wakes/h pink 10 dB",
+           ["held out (the recall columns)", "recall clean, voices fitted or trained on", "recall clean, espeak", "false wakes/h clean", "false wakes/h pink 10 dB",
             "written sound-alikes that woke", "generated sound-alikes that woke", "latency p50 / p95 (s), clean",
             "CPU s per audio s", "peak RSS (MB)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in defaults(metrics):
         row = [m.system, m.setting, str(len(m.phrases))] + [pct(m.rate(c)) for c in conditions] + \
-              [pct(m.rate("clean", "tuning")), pct(m.rate("clean", "espeak")), num(m.fa_per_hour("clean")),
+              [m.split.held_out_label, pct(m.rate("clean", "tuning")), pct(m.rate("clean", "espeak")), num(m.fa_per_hour("clean")),
                num(m.fa_per_hour("pink10")), alike(m, "written"), alike(m, "generated"),
                f"{num(m.latency('clean', 50))} / {num(m.latency('clean', 95))}",
                num(m.cpu_per_audio_s, 3), f"{m.peak_rss_mb:.0f}"]
@@ -96,19 +96,25 @@ def target_values(m: Metrics) -> dict[str, float | None]:
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
                 fa_clean=m.fa_per_hour("clean"), fa_pink10=m.fa_per_hour("pink10"),
                 soundalikes=woke / n if n else None, recall_espeak_clean=m.rate("clean", "espeak"),
-                cpu=m.cpu_per_audio_s, latency_p95=m.latency("clean", 95), rss=m.peak_rss_mb)
+                cpu=m.cpu_per_audio_s, latency_p95=m.latency("clean", 95), rss=m.peak_rss_mb,
+                training_s=m.longest_training_s)
 
 
 def fmt(v: float | None, unit: str) -> str:
     if v is None:
         return "not measured"
-    return {"pct": f"{v * 100:.1f}%", "rate": f"{v:.2f}/h", "s": f"{v:.2f} s", "ratio": f"{v:.3f}", "mb": f"{v:.0f} MB"}[unit]
+    return {"pct": f"{v * 100:.1f}%", "rate": f"{v:.2f}/h", "s": f"{v:.2f} s" if v < 60 else f"{v:.0f} s", "ratio": f"{v:.3f}", "mb": f"{v:.0f} MB"}[unit]
 
 
-def targets(m: Metrics) -> list[dict[str, Any]]:
+def trained(m: Metrics) -> bool:
+    """An ears configuration that listens with trained models (issue 11's targets apply)."""
+    return m.family == "ears" and bool(m.training)
+
+
+def targets(m: Metrics, table: list[config.Target] | None = None) -> list[dict[str, Any]]:
     rows = []
     values = target_values(m)
-    for t in config.TARGETS:
+    for t in table if table is not None else (config.TRAINED_TARGETS if trained(m) else config.TARGETS):
         v = values[t.key]
         if v is None:
             verdict = "not measured"
@@ -123,14 +129,45 @@ def targets(m: Metrics) -> list[dict[str, Any]]:
     return rows
 
 
-def targets_table(metrics: list[Metrics]) -> str:
-    ears = [m for m in defaults(metrics) if m.family == "ears"]
-    head = ["target", "goal"] + [m.system for m in ears]
+def targets_table(metrics: list[Metrics], trained_models: bool = False) -> str:
+    """Issue 10's targets for the acoustic ears configurations, or (trained_models)
+    issue 11's for those listening with trained models."""
+    ears = [m for m in defaults(metrics) if m.family == "ears" and trained(m) == trained_models]
+    table = config.TRAINED_TARGETS if trained_models else config.TARGETS
+    if not ears:
+        return "(no such ears configuration in this run)"
+    head = ["target", "goal"] + [f"{m.system} (held out: {m.split.held_out_label})" for m in ears]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    per = [targets(m) for m in ears]
-    for i, t in enumerate(config.TARGETS):
-        lines.append("| " + " | ".join([t.label, per[0][i]["goal"] if per else ""] +
+    per = [targets(m, table) for m in ears]
+    for i, t in enumerate(table):
+        lines.append("| " + " | ".join([t.label, per[0][i]["goal"]] +
                                        [f"{p[i]['value']}: {p[i]['verdict']}" for p in per]) + " |")
+    return "\n".join(lines)
+
+
+def split_table(metrics: list[Metrics]) -> str:
+    """Which voices are held out for which system: the recall columns read these."""
+    lines = ["| system | held out (recall columns) | fitted or trained on (\"tuning\") | apart |", "|---|---|---|---|"]
+    for m in defaults(metrics):
+        fitted = m.split.fitted_label + ("" if m.family == "ears" else "; not fitted on by this system")
+        lines.append(f"| {m.system} | {m.split.held_out_label} | {fitted} | espeak-ng voices |")
+    return "\n".join(lines)
+
+
+def training_table(training: dict[str, Any] | None) -> str:
+    """Each phrase's model: training wall and CPU time, the voices it held out."""
+    if not training:
+        return "(no trained configuration in this run: --no-trained)"
+    lines = ["| phrase | training wall (s) | training CPU (s) | load average at the end (cores: "
+             f"{os.cpu_count()}) | held-out voices (ears train) | ears train's own figures on them | this run |",
+             "|---|---|---|---|---|---|---|"]
+    for p in training["phrases"]:
+        load = p.get("load_average")
+        own = next((line.split("): ", 1)[1] for line in p.get("summary", []) if "held-out voices (" in line and "): " in line), "—")
+        lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | {own} | "
+                     f"{'cached (same binary, same seed)' if p.get('cached') else 'trained'} |")
+    lines += ["", f"Models: `{training['directory']}` (binary sha256 `{training['binary_sha256']}…`, seed {training['seed']}); "
+                  f"held out by every phrase's model: {', '.join(training['held_out_engines']) or 'no engine'}."]
     return "\n".join(lines)
 
 

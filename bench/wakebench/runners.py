@@ -60,6 +60,9 @@ class Run:
     phrases: dict[str, str]  # phrase -> the engine's keyword
     sweep_only: bool  # runs on the sweep streams only
     args: list[str] = field(default_factory=list)
+    # ears only: whether its summary must list every phrase as trained (True), none (False),
+    # or either (None), so a configuration cannot silently measure the other design.
+    expect_trained: bool | None = None
 
     def command(self, stream_wav: str, ears: str, python: str, workdir: str) -> list[str]:
         if self.family == "ears":
@@ -87,6 +90,7 @@ class Run:
                     wakes.append(Wake(event["phrase"], float(event["t"]), event.get("score")))
                 elif event.get("event") == "summary":
                     audio = float(event["audio_s"])
+                    self.check_trained(event.get("trained", []))
                 elif event.get("event") == "error":
                     raise RuntimeError(f"ears scan: {event}")
             if audio is None:
@@ -98,6 +102,16 @@ class Run:
         by_keyword = {k: p for p, k in self.phrases.items()}
         return ({s: [Wake(by_keyword[k], float(t), float(score)) for k, t, score in ws] for s, ws in out["detections"].items()},
                 float(out["audio_s"]))
+
+
+    def check_trained(self, trained: list[str]) -> None:
+        """Raises when `ears scan`'s summary says it used trained models other than expected."""
+        if self.expect_trained is True and set(trained) != set(self.phrases):
+            missing = ", ".join(sorted(set(self.phrases) - set(trained)))
+            raise RuntimeError(f"{self.system}: ears scan used no trained model for {missing} (is the model in --models-dir?)")
+        if self.expect_trained is False and trained:
+            raise RuntimeError(f"{self.system}: ears scan used trained models for {', '.join(trained)}; "
+                               "an acoustic configuration must read an empty --models-dir")
 
 
 KWS_LINE = re.compile(r"^(\S.*?)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)\s+(-?[\d.e+-]+)\s*$")
@@ -170,12 +184,15 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
     engines whose scores do not depend on it: openWakeWord and microWakeWord)."""
     runs: list[Run] = []
     for index, (label, args) in enumerate(ears_configs):
-        runs.append(Run(f"{label}|default", label, "ears", ["default"], "default", {p: p for p in phrases}, False, list(args)))
+        expect = label == config.TRAINED_LABEL if "--models-dir" in args else None
+        runs.append(Run(f"{label}|default", label, "ears", ["default"], "default", {p: p for p in phrases}, False, list(args),
+                        expect))
         # Only the first configuration (the default design) is swept; the
         # others are compared at their defaults, which keeps a full run near 40 min.
         for t in (ears_sweep if index == 0 else []):
             flag = config.EARS_TRANSCRIPT_SWEEP_FLAG if "transcript" in args else config.EARS_SWEEP_FLAG
-            runs.append(Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True, [*args, flag, t]))
+            runs.append(Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True, [*args, flag, t],
+                            label == config.TRAINED_LABEL if "--models-dir" in args else None))
     kws = {p: p for p in kws_phrases(phrases)}
     if kws:
         name = "PocketSphinx kws"

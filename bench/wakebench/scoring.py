@@ -38,6 +38,10 @@ class Metrics:
     cpu_s: float = 0.0
     audio_s: float = 0.0
     peak_rss_mb: float = 0.0
+    # Which voices count as held out for this system (the trained configuration holds out an engine).
+    split: config.VoiceSplit = config.TUNING_SPLIT
+    # phrase -> [wall s, CPU s] its model took to train (the trained configuration only).
+    training: dict[str, list[float]] = field(default_factory=dict)
 
     def rate(self, condition: str, group: str = "held-out", phrase: str = "all") -> float | None:
         hits, n = self.recall.get(condition, {}).get(group, {}).get(phrase, [0, 0])
@@ -53,6 +57,10 @@ class Metrics:
         return percentile(self.latencies.get(condition, []), p)
 
     @property
+    def longest_training_s(self) -> float | None:
+        return max(wall for wall, _ in self.training.values()) if self.training else None
+
+    @property
     def cpu_per_audio_s(self) -> float | None:
         return self.cpu_s / self.audio_s if self.audio_s else None
 
@@ -60,7 +68,11 @@ class Metrics:
         return asdict(self)
 
 
-def score(run_list: list[Run], results: list[Result], streams: list[Stream], phrases: list[str]) -> list[Metrics]:
+def score(run_list: list[Run], results: list[Result], streams: list[Stream], phrases: list[str],
+          splits: dict[str, config.VoiceSplit] | None = None,
+          training: dict[str, dict[str, list[float]]] | None = None) -> list[Metrics]:
+    """Metrics per (system, setting). `splits` maps a system's label to its voice split
+    (default: TUNING_SPLIT); `training` maps a label to its phrases' training times."""
     by_stream = {s.name: s for s in streams}
     systems: dict[tuple[str, str], Metrics] = {}
     for run in run_list:
@@ -68,7 +80,9 @@ def score(run_list: list[Run], results: list[Result], streams: list[Stream], phr
             key = (run.system, setting)
             if key not in systems:
                 systems[key] = Metrics(run.system, setting, setting == run.default, run.family,
-                                       [p for p in phrases if p in run.phrases])
+                                       [p for p in phrases if p in run.phrases],
+                                       split=(splits or {}).get(run.system, config.TUNING_SPLIT),
+                                       training=dict((training or {}).get(run.system, {})))
     runs = {r.key: r for r in run_list}
     for res in results:
         run = runs[res.run]
@@ -113,7 +127,7 @@ def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
             if hit:
                 lat.append(round(right[0] - item["phrase_end"], 3))
             other += len(got) - (1 if hit else 0)
-            groups = ["all voices"] + [g for g, pred in config.VOICE_GROUPS.items() if pred(item["voice"])]
+            groups = ["all voices", m.split.group(item["voice"])]
             for g in groups:
                 for p in (item["phrase"], "all"):
                     cell = table.setdefault(g, {}).setdefault(p, [0, 0])
