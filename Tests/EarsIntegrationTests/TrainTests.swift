@@ -215,6 +215,40 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("a running ears listen hears a phrase with its new model after SIGHUP, and wakes on it")
+    func sighupPicksUpANewlyTrainedModel() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-reload")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        // The model alone decides, at a fixed threshold (see theTrainedModelWakesOnTheNoisyPhrase).
+        let daemon = try EarsDaemon.listening(in: dir, config: """
+            [wake]
+            phrase = hey cordelia
+            models_directory = \(models)
+            trained_threshold = 0.5
+            trained_contest = off
+            """, mic: mic)
+        defer { _ = daemon.terminate() }
+        #expect(!daemon.output.contains { $0.contains("trained models for") }, "no model yet: \(daemon.output)")
+
+        try FileManager.default.copyItem(atPath: run.modelPath, toPath: models + "/hey-cordelia.wakemodel")
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let loaded = daemon.waitForLine(within: 20) { $0.contains("trained models for \"hey cordelia\"") }
+        try #require(loaded != nil, "the new model was not loaded: \(daemon.output)")
+        #expect(daemon.output.contains { $0.contains("the trained models changed") })
+
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        mic.enqueue(try Speech.rawSamples(of: dir + "/call.wav"))
+        let wake = daemon.waitForLine(within: 20) { $0.hasPrefix("notice: wake") }
+        #expect(wake?.contains("phrase=\"hey cordelia\"") == true, "\(daemon.output)")
+        #expect(daemon.terminate(within: 3) == 0)
+    }
+
     @Test("Ctrl-C stops training with status 130, no model file and no temp dir left")
     func ctrlCLeavesNothing() throws {
         let dir = try scratchDirectory("train-interrupt")
