@@ -76,29 +76,6 @@ private let trainedRun = Result { try TrainedRun.make() }
 /// synthesized anywhere else), that the model wakes on the phrase through
 /// `ears scan`, and how it fails.
 @Suite(.serialized) struct TrainTests {
-    private func events(_ output: String, _ event: String) -> [[String: Any]] {
-        output.split(separator: "\n").compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }.filter { $0["event"] as? String == event }
-    }
-
-    /// RMS amplitude of a WAV, from `sox FILE -n stat`.
-    private func rms(_ path: String) throws -> Double {
-        let result = try runCommand("/usr/bin/sox", [path, "-n", "stat"])
-        let line = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude") })
-        return try #require(Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
-    }
-
-    /// `speech` mixed with pink noise at `snr` dB (speech RMS over noise RMS).
-    private func withPinkNoise(_ speech: String, snr: Double, to out: String) throws {
-        let noise = out + ".noise.wav"
-        let seconds = try Speech.duration(of: speech)
-        try #require(try runCommand("/usr/bin/sox", ["-R", "-n", "-r", "16000", "-b", "16", "-c", "1", noise, "synth", "\(seconds)",
-                                                     "pinknoise", "vol", "0.3"]).status == 0)
-        let gain = try rms(speech) / (try rms(noise) * pow(10, snr / 20))
-        try #require(try runCommand("/usr/bin/sox", ["-m", "-v", "1", speech, "-v", "\(gain)", noise, out]).status == 0)
-    }
-
     /// The path a traced call names first, and whether it wrote: a successful
     /// create, rename, mkdir or open for writing. Unlinks only remove.
     private func writtenPath(_ line: String) throws -> String? {
@@ -164,18 +141,18 @@ private let trainedRun = Result { try TrainedRun.make() }
         let dir = try scratchDirectory("train-scan")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/clean.wav", leadSeconds: 1.5, tailSeconds: 1.0)
-        try withPinkNoise(dir + "/clean.wav", snr: 10, to: dir + "/noisy.wav")
+        try Speech.withPinkNoise(dir + "/clean.wav", snr: 10, to: dir + "/noisy.wav")
         // The model alone (no sound-alike contest), at a fixed threshold: a
         // 50-positive model's own threshold moves with the seed.
         let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
                                                  "--trained-contest", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
         #expect(result.status == 0, "\(result.stderr)")
-        let wakes = events(result.stdout, "wake")
+        let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.count == 1, "\(result.stdout)")
         #expect(wakes.first?["phrase"] as? String == "hey cordelia")
         // The phrase starts after 1.5 s of silence: a wake before that would be the model firing on nothing.
         #expect((wakes.first?["t"] as? Double ?? 0) >= 1.5, "\(wakes)")
-        let summary = try #require(events(result.stdout, "summary").first)
+        let summary = try #require(Speech.events(result.stdout, "summary").first)
         #expect(summary["trained"] as? [String] == ["hey cordelia"], "\(summary)")
         #expect(summary["verifier"] as? Bool == false, "the trained model alone should hear the phrase: \(summary)")
     }
@@ -195,7 +172,7 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(result.status == 1)
         #expect(result.stderr.contains(path), "\(result.stderr)")
         #expect(result.stderr.contains("ears train \"hey cordelia\""), "\(result.stderr)")
-        #expect(events(result.stdout, "wake").isEmpty)
+        #expect(Speech.events(result.stdout, "wake").isEmpty)
     }
 
     @Test("an argument error exits 64 with one line saying what is wrong", arguments: [

@@ -34,6 +34,34 @@ enum Speech {
         }
         return seconds
     }
+    /// RMS amplitude of a WAV, from `sox FILE -n stat`.
+    static func rms(_ path: String) throws -> Double {
+        let result = try runCommand("/usr/bin/sox", [path, "-n", "stat"])
+        guard let line = result.stderr.split(separator: "\n").first(where: { $0.hasPrefix("RMS     amplitude") }),
+              let value = Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) else {
+            throw SpeechError(detail: "sox stat gave no RMS for \(path)")
+        }
+        return value
+    }
+
+    /// `speech` mixed with pink noise at `snr` dB (speech RMS over noise RMS), written to `out`.
+    static func withPinkNoise(_ speech: String, snr: Double, to out: String) throws {
+        let noise = out + ".noise.wav"
+        let seconds = try duration(of: speech)
+        let made = try runCommand("/usr/bin/sox", ["-R", "-n", "-r", "16000", "-b", "16", "-c", "1", noise, "synth", "\(seconds)",
+                                                   "pinknoise", "vol", "0.3"])
+        guard made.status == 0 else { throw SpeechError(detail: "sox could not make pink noise: \(made.stderr)") }
+        let gain = try rms(speech) / (try rms(noise) * pow(10, snr / 20))
+        let mixed = try runCommand("/usr/bin/sox", ["-m", "-v", "1", speech, "-v", "\(gain)", noise, out])
+        guard mixed.status == 0 else { throw SpeechError(detail: "sox could not mix: \(mixed.stderr)") }
+    }
+
+    /// The JSON lines of `output` whose `event` is `event`.
+    static func events(_ output: String, _ event: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.filter { $0["event"] as? String == event }
+    }
 }
 
 struct SpeechError: Error, CustomStringConvertible {
