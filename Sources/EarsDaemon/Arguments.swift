@@ -157,8 +157,7 @@ public enum Arguments {
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
       soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
-      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]
-                                   build a neural model for PHRASE from synthesized speech
+      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]  build PHRASE's neural model from synthesized speech
       check-config                 read the configuration and report problems
       model status [--json]        which engines' models are installed, and how to install them
       --version                    print the version
