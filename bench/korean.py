@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Korean wake phrase "코델리아 피파" on Vosk, with espeak-ng's Korean voice.
+"""Korean wake phrase "코델리아 피파" on Vosk and on a trained model, with
+espeak-ng's Korean voice.
 
 Builds a Korean set (the phrase followed by commands, a few with the phrase
 inside the sentence, and sentences without the phrase, some with syllables
@@ -11,16 +12,30 @@ default, or off) and the match threshold (0.6, 0.7, 0.8; 0.8 is the default),
 and prints one Markdown table: recall clean and at 10 dB, false wakes (files
 without the phrase that woke) and CPU seconds per audio second.
 
-espeak-ng is the only Korean voice on Debian, so real voices are not covered.
+With --trained (the default), it first runs `ears train "코델리아 피파"
+--models-dir WORKDIR/models` at the default budget (timed: wall and CPU; skipped
+when WORKDIR/models holds its model and the record of the run that made it),
+and adds rows for the trained model at its own threshold and at
+--trained-threshold 0.5 and 0.9, with recall split by how the model knows
+each voice (held out, trained on, validated on, or no speaker). The Vosk rows
+get an empty --models-dir (WORKDIR/models-none), so no trained model can hear
+for them.
+With --no-vosk-sweep only Vosk's default setting is scanned.
+
+espeak-ng is the only Korean voice on Debian, so real voices are not covered,
+and the trained model learnt from the same engine that says the set.
 
 Everything is deterministic: the voices, rates and pitches are assigned by
 rule, the pink noise comes from `sox -R` (repeatable) and each noisy file
 cuts it at an offset drawn from a generator seeded by SEED and the file name.
 
 usage: bench/korean.py EARS WORKDIR [--doc docs/benchmark-korean.md]
+                       [--trained | --no-trained] [--vosk-sweep | --no-vosk-sweep]
 
 EARS is the ears binary; WORKDIR receives the WAV files and configurations
-(rebuilt on every run). With --doc, also writes the Markdown report there.
+(rebuilt on every run) and the trained model (kept: WORKDIR/models, with the
+record of the `ears train` run that made it in training-run.json). With
+--doc, also writes the Markdown report there.
 Unless EARS_VOSK_LIBRARY and EARS_VOSK_MODEL are set, they point at the
 repository's .deps/vosk (where `make vosk-setup` puts libvosk and the model).
 """
@@ -35,14 +50,17 @@ import math
 import os
 import platform
 import random
+import re
+import resource
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import time
 import wave
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Literal, Sequence, TypedDict
 
 # --- what is measured ---------------------------------------------------------
 
@@ -125,6 +143,8 @@ SAMPLE_RATE = 16000
 
 THRESHOLDS = [0.6, 0.7, 0.8]
 DEFAULT_THRESHOLD = 0.8
+# The trained model's rows: its own threshold (None), then a small sweep.
+TRAINED_THRESHOLDS: list[float | None] = [None, 0.5, 0.9]
 TARGET_RECALL_PERCENT = 90.0
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -178,7 +198,7 @@ def say(text: str, voice: str, rate: int, pitch: int, path: str) -> None:
     os.remove(raw)
 
 
-def read_samples(path: str) -> array.array:
+def read_samples(path: str) -> array.array[int]:
     with wave.open(path, "rb") as w:
         if (w.getnchannels(), w.getsampwidth(), w.getframerate()) != (1, 2, SAMPLE_RATE):
             raise ValueError(f"{path}: not 16 kHz mono S16")
@@ -204,14 +224,14 @@ def rms(samples: Sequence[int]) -> float:
     return math.sqrt(sum(s * s for s in samples) / len(samples)) if len(samples) else 0.0
 
 
-def make_noise_bed(path: str) -> array.array:
+def make_noise_bed(path: str) -> array.array[int]:
     """Pink noise from sox in repeatable mode (-R): the same on every run."""
     run(["sox", "-R", "-n", "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e", "signed-integer", path,
          "synth", str(NOISE_BED_SECONDS), "pinknoise"])
     return read_samples(path)
 
 
-def add_pink_noise(clean_path: str, noisy_path: str, bed: array.array) -> None:
+def add_pink_noise(clean_path: str, noisy_path: str, bed: array.array[int]) -> None:
     """Mixes pink noise into a clean file at SNR_DB: the RMS of the speech (the
     file without the silence `say` put around it) over the RMS of the noise.
     The noise is cut from the bed at an offset drawn from SEED and the file
@@ -260,19 +280,47 @@ def audio_seconds(clips: Sequence[Clip]) -> float:
 
 # --- measuring ----------------------------------------------------------------
 
+Route = Literal["vosk", "trained"]
+
+
 @dataclass(frozen=True)
 class Setting:
-    grammar: bool
-    noise_suppression: bool
-    threshold: float
+    """One scan of the set: Vosk with its grammar, noise suppression and match
+    threshold, or the phrase's trained model at a threshold (None: the
+    model's own; grammar and noise suppression do not reach it)."""
+    route: Route
+    grammar: bool = True
+    noise_suppression: bool = True
+    threshold: float | None = DEFAULT_THRESHOLD
 
     @property
     def is_default(self) -> bool:
-        return self.grammar and self.noise_suppression and self.threshold == DEFAULT_THRESHOLD
+        """Vosk at ears' default settings."""
+        return (self.route == "vosk" and self.grammar and self.noise_suppression
+                and self.threshold == DEFAULT_THRESHOLD)
+
+    @property
+    def is_trained_default(self) -> bool:
+        """The trained model at its own threshold."""
+        return self.route == "trained" and self.threshold is None
+
+    def threshold_text(self) -> str:
+        return "the model's own" if self.threshold is None else f"{self.threshold:g}"
 
     def describe(self) -> str:
-        return (f"grammar {'on' if self.grammar else 'off'}, noise suppression "
-                f"{'on' if self.noise_suppression else 'off'}, threshold {self.threshold:g}")
+        if self.route == "trained":
+            if self.threshold is None:
+                return "trained model, its own threshold"
+            return f"trained model, threshold {self.threshold:g}"
+        return (f"Vosk, grammar {'on' if self.grammar else 'off'}, noise suppression "
+                f"{'on' if self.noise_suppression else 'off'}, threshold {self.threshold_text()}")
+
+    def file_name(self) -> str:
+        """The name of the scan's JSON lines in WORKDIR/scans."""
+        if self.route == "trained":
+            return f"trained-threshold-{'own' if self.threshold is None else f'{self.threshold:g}'}.jsonl"
+        return (f"vosk-grammar-{'on' if self.grammar else 'off'}-ns-{'on' if self.noise_suppression else 'off'}"
+                f"-threshold-{self.threshold_text()}.jsonl")
 
 
 @dataclass
@@ -285,6 +333,10 @@ class Result:
     wall_s: float
     clips: list[Clip] = field(repr=False, default_factory=list)
 
+    def part(self, clips: Sequence[Clip]) -> Result:
+        """The same scan counted over some of its clips only."""
+        return Result(self.setting, self.woke, self.scores, self.cpu_s, self.audio_s, self.wall_s, list(clips))
+
     def _select(self, has_phrase: bool, noisy: bool) -> list[Clip]:
         return [c for c in self.clips if c.has_phrase == has_phrase and c.noisy == noisy]
 
@@ -294,7 +346,7 @@ class Result:
 
     def recall_percent(self, noisy: bool) -> float:
         hits, total = self.woken(True, noisy)
-        return 100.0 * hits / total
+        return 100.0 * hits / total if total else 0.0
 
     def false_wakes(self, noisy: bool | None = None) -> int:
         if noisy is None:
@@ -306,9 +358,30 @@ class Result:
         return self.cpu_s / self.audio_s
 
 
-def settings() -> list[Setting]:
-    return [Setting(grammar, suppression, threshold)
+def settings(vosk_sweep: bool, trained: bool) -> list[Setting]:
+    """The scans to run: every Vosk combination (or only the default one),
+    then the trained model's thresholds."""
+    vosk = [Setting("vosk", grammar, suppression, threshold)
             for grammar in (True, False) for suppression in (True, False) for threshold in THRESHOLDS]
+    if not vosk_sweep:
+        vosk = [s for s in vosk if s.is_default]
+    return vosk + ([Setting("trained", threshold=t) for t in TRAINED_THRESHOLDS] if trained else [])
+
+
+def models_directory(work: str) -> str:
+    """Where `ears train` writes the phrase's model for this benchmark."""
+    return os.path.join(work, "models")
+
+
+def empty_models_directory(work: str) -> str:
+    """An empty models directory for the Vosk rows: a model in ears' default
+    state directory would otherwise hear the phrase for them."""
+    path = os.path.join(work, "models-none")
+    os.makedirs(path, exist_ok=True)
+    if os.listdir(path):
+        raise SystemExit(f"korean.py: {path} should be empty (the Vosk rows must run without a trained model); "
+                         f"remove what is in it")
+    return path
 
 
 def write_configs(work: str) -> dict[bool, str]:
@@ -332,29 +405,40 @@ def vosk_environment() -> dict[str, str]:
     return environment
 
 
-def scan_command(ears: str, setting: Setting, config: str) -> list[str]:
-    return [ears, "scan", "--json", "--engine", "vosk", "--phrase", PHRASE, "--config", config,
-            "--noise-suppression", "on" if setting.noise_suppression else "off",
-            "--threshold", f"{setting.threshold:g}"]
+def scan_command(ears: str, setting: Setting, config: str, work: str) -> list[str]:
+    """`ears scan` for a setting. Both routes name Vosk as the engine; with a
+    model for the only phrase, ears loads no engine but the model."""
+    command = [ears, "scan", "--json", "--engine", "vosk", "--phrase", PHRASE, "--config", config]
+    if setting.route == "trained":
+        command += ["--models-dir", models_directory(work)]
+        if setting.threshold is not None:
+            command += ["--trained-threshold", f"{setting.threshold:g}"]
+        return command
+    return command + ["--models-dir", empty_models_directory(work),
+                      "--noise-suppression", "on" if setting.noise_suppression else "off",
+                      "--threshold", f"{setting.threshold:g}"]
 
 
 def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str) -> Result:
     """One `ears scan` over every file of the set (the engine loads once); its
-    JSON lines are kept in WORKDIR/scans."""
+    JSON lines are kept in WORKDIR/scans. The summary's "trained" list must
+    hold the phrase for the trained rows and nothing for the Vosk rows."""
     started = time.monotonic()
-    done = subprocess.run(scan_command(ears, setting, config) + [c.path for c in clips],
+    done = subprocess.run(scan_command(ears, setting, config, work) + [c.path for c in clips],
                           capture_output=True, text=True, env=vosk_environment())
     wall = time.monotonic() - started
     os.makedirs(os.path.join(work, "scans"), exist_ok=True)
-    name = (f"grammar-{'on' if setting.grammar else 'off'}-ns-{'on' if setting.noise_suppression else 'off'}"
-            f"-threshold-{setting.threshold:g}.jsonl")
-    with open(os.path.join(work, "scans", name), "w") as f:
+    with open(os.path.join(work, "scans", setting.file_name()), "w") as f:
         f.write(done.stdout)
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     errors = [e for e in events if e["event"] == "error"]
     summaries = [e for e in events if e["event"] == "summary"]
     if done.returncode != 0 or errors or len(summaries) != 1:
         raise SystemExit(f"korean.py: ears scan failed ({setting.describe()}): {done.stderr.strip()[-2000:]}")
+    expected_trained = [PHRASE] if setting.route == "trained" else []
+    if summaries[0].get("trained") != expected_trained:
+        raise SystemExit(f"korean.py: ears scan ({setting.describe()}) heard with trained models "
+                         f"{summaries[0].get('trained')}, expected {expected_trained}")
     woke: set[str] = set()
     scores: dict[str, float] = {}
     for event in events:
@@ -365,31 +449,197 @@ def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str)
     return Result(setting, woke, scores, float(summary["cpu_s"]), float(summary["audio_s"]), wall, clips)
 
 
+# --- the trained model ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Training:
+    """The phrase's model and the `ears train` run that made it."""
+    command: list[str]
+    model_path: str
+    model_threshold: float
+    voices: list[str]  # the speakers of its train split, as ears names them, e.g. "espeak:ko+m3"
+    held_out_voices: list[str]  # the speakers it never trained or validated on, e.g. "espeak:ko+Annie"
+    wall_s: float
+    cpu_s: float  # user + system time of the `ears train` process
+    output: list[str]  # its stdout: the file, the threshold, the held-out figures
+    cached: bool  # true when this run found the model and did not train
+
+    @property
+    def held_out_variants(self) -> set[str]:
+        """The held-out voices as this set names them ("ko+annie")."""
+        return set_names(self.held_out_voices)
+
+    @property
+    def trained_variants(self) -> set[str]:
+        """The speakers it trained on, as this set names them."""
+        return set_names(self.voices)
+
+
+def set_names(voices: Iterable[str]) -> set[str]:
+    """espeak-ng voice ids as this set names its voices, lowercased: the
+    engine prefix and any rate or pitch suffix dropped."""
+    return {voice.split(":")[1].lower() for voice in voices if voice.startswith("espeak:")}
+
+
+MODEL_MAGIC = b"\x89EWAKE\r\n"
+MODEL_HEADER_BYTES = 20  # magic, format version, payload length, CRC-32
+
+
+def model_voices(path: str) -> list[str]:
+    """The speakers of a model's train split, read from the model file
+    (format 1 of Sources/EarsCore/Neural/WakeModelFile.swift: little-endian;
+    a string is a UInt32 byte count then UTF-8). `ears train` prints only how
+    many there are."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != MODEL_MAGIC or struct.unpack_from("<I", data, 8)[0] != 1:
+        raise SystemExit(f"korean.py: {path} is not a format 1 wake model; run ears train again")
+    offset = MODEL_HEADER_BYTES
+
+    def u32() -> int:
+        nonlocal offset
+        value: int = struct.unpack_from("<I", data, offset)[0]
+        offset += 4
+        return value
+
+    def string() -> str:
+        nonlocal offset
+        count = u32()
+        offset += count
+        return data[offset - count:offset].decode("utf-8")
+
+    for _ in range(3):  # phrase, language, front-end version
+        string()
+    offset += 4  # threshold
+    u32()  # window embeddings
+    u32()  # dimension
+    offset += 4  # leak
+    for _ in range(u32()):  # layers: inputs, outputs, weights, biases
+        inputs, outputs = u32(), u32()
+        offset += 4 * (inputs * outputs + outputs)
+    normalisation = u32()
+    offset += 2 * 4 * normalisation  # means and scales
+    return [string() for _ in range(u32())]
+
+
+TRAINING_RECORD = "training-run.json"  # in WORKDIR/models, next to the model
+
+
+class TrainingRecord(TypedDict):
+    """What training-run.json keeps of an `ears train` run (no audio: its
+    stdout is the file, the threshold and the held-out figures)."""
+    command: list[str]
+    wall_s: float
+    user_s: float
+    system_s: float
+    stdout: str
+
+
+def train_command(ears: str, work: str) -> list[str]:
+    return [ears, "train", PHRASE, "--models-dir", models_directory(work)]
+
+
+def read_training(record: TrainingRecord, cached: bool) -> Training:
+    """Reads what `ears train` printed: the model file ("wrote PATH"), its
+    threshold and the held-out voices ("held-out voices (A, B): ...")."""
+    stdout: str = record["stdout"]
+    path = re.search(r"^wrote (.+)$", stdout, re.MULTILINE)
+    threshold = re.search(r"threshold ([0-9.]+), trained in", stdout)
+    held_out = re.search(r"held-out voices \(([^)]*)\)", stdout)
+    if not (path and threshold and held_out):
+        raise SystemExit(f"korean.py: could not read ears train's output (the model file, threshold or held-out "
+                         f"voices):\n{stdout}")
+    return Training(record["command"], path.group(1), float(threshold.group(1)), model_voices(path.group(1)),
+                    [v.strip() for v in held_out.group(1).split(",") if v.strip()],
+                    record["wall_s"], record["user_s"] + record["system_s"],
+                    stdout.strip().splitlines(), cached)
+
+
+def train(ears: str, work: str) -> Training:
+    """Runs `ears train` for the phrase at the default budget into
+    WORKDIR/models, timing it (wall, and CPU from the child's resource usage),
+    and keeps its output and times in WORKDIR/models/training-run.json. When
+    the model and that record are already there, it does not train again;
+    without the record the held-out voices are unknown, so it trains."""
+    directory = models_directory(work)
+    os.makedirs(directory, exist_ok=True)
+    record_path = os.path.join(directory, TRAINING_RECORD)
+    models = [name for name in os.listdir(directory) if name.endswith(".wakemodel")]
+    if models and os.path.exists(record_path):
+        with open(record_path) as f:
+            training = read_training(json.load(f), cached=True)
+        if os.path.exists(training.model_path):
+            return training
+    command = train_command(ears, work)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"korean.py: ears train failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+    record = TrainingRecord(command=command, wall_s=wall, user_s=after.ru_utime - before.ru_utime,
+                            system_s=after.ru_stime - before.ru_stime, stdout=done.stdout)
+    with open(record_path, "w") as f:
+        json.dump(record, f, ensure_ascii=False, indent=1)
+    return read_training(record, cached=False)
+
+
+VoiceGroup = Literal["held out", "trained on", "validation", "not a training voice"]
+VOICE_GROUPS: list[VoiceGroup] = ["held out", "trained on", "validation", "not a training voice"]
+
+
+def voice_group(voice: str, training: Training) -> VoiceGroup:
+    """How the model knows a voice of this set. The model file names its
+    train and held-out speakers; the validation speakers (early stopping and
+    the threshold's choice) are the rest of VoiceCatalog's `ko+VARIANT`
+    speakers, which are every person-like variant, as this set's are. The
+    bare `ko` is no speaker: ears trains on `ko+VARIANT` only."""
+    if voice.lower() in training.held_out_variants:
+        return "held out"
+    if voice.lower() in training.trained_variants:
+        return "trained on"
+    return "validation" if "+" in voice else "not a training voice"
+
+
 # --- reporting ----------------------------------------------------------------
 
 def percent(hits: int, total: int) -> str:
     return f"{100.0 * hits / total:.1f}% ({hits}/{total})"
 
 
-def table(results: Sequence[Result]) -> str:
-    lines = ["| Vosk grammar | noise suppression | threshold | recall clean | recall 10 dB "
+def threshold_cell(setting: Setting, training: Training | None) -> str:
+    if setting.is_default:
+        return f"{setting.threshold:g} (default)"
+    if setting.threshold is None:
+        own = f"{training.model_threshold:g}, " if training else ""
+        return f"{own}the model's own (default)"
+    return f"{setting.threshold:g}"
+
+
+def table(results: Sequence[Result], training: Training | None) -> str:
+    """One row per scan; the trained model's rows leave the Vosk settings
+    out, since neither the grammar nor noise suppression reaches it."""
+    lines = ["| route | Vosk grammar | noise suppression | threshold | recall clean | recall 10 dB "
              "| false wakes clean | false wakes 10 dB | CPU s per audio s |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         s = r.setting
-        mark = " (default)" if s.is_default else ""
         fc, nc = r.woken(False, False)
         fn, nn = r.woken(False, True)
-        lines.append(f"| {'on' if s.grammar else 'off'} | {'on' if s.noise_suppression else 'off'} "
-                     f"| {s.threshold:g}{mark} | {percent(*r.woken(True, False))} | {percent(*r.woken(True, True))} "
-                     f"| {fc}/{nc} | {fn}/{nn} | {r.cpu_per_audio:.3f} |")
+        if s.route == "trained":
+            route = "trained model | – | – (not applied)"
+        else:
+            route = f"Vosk | {'on' if s.grammar else 'off'} | {'on' if s.noise_suppression else 'off'}"
+        lines.append(f"| {route} | {threshold_cell(s, training)} | {percent(*r.woken(True, False))} "
+                     f"| {percent(*r.woken(True, True))} | {fc}/{nc} | {fn}/{nn} | {r.cpu_per_audio:.3f} |")
     return "\n".join(lines)
 
 
 def best_without_false_wakes(results: Sequence[Result]) -> Result | None:
-    """The setting that wakes on the most phrase files (clean and 10 dB
+    """The Vosk setting that wakes on the most phrase files (clean and 10 dB
     together) with no false wake; ties go to the cheaper one."""
-    clean = [r for r in results if r.false_wakes() == 0]
+    clean = [r for r in results if r.false_wakes() == 0 and r.setting.route == "vosk"]
     if not clean:
         return None
     return max(clean, key=lambda r: (r.woken(True, False)[0] + r.woken(True, True)[0], -r.cpu_per_audio))
@@ -408,8 +658,9 @@ def false_wake_check(result: Result) -> str:
 
 
 def target_section(default: Result) -> str:
+    """The issue's three targets against one scan, met or missed by how much."""
     return "\n".join([
-        f"| target (default settings: {default.setting.describe()}) | measured |",
+        f"| target ({default.setting.describe()}) | measured |",
         "|---|---|",
         f"| recall clean ≥ {TARGET_RECALL_PERCENT:g}% | {recall_check(default, False)} |",
         f"| recall at 10 dB ≥ {TARGET_RECALL_PERCENT:g}% | {recall_check(default, True)} |",
@@ -417,13 +668,36 @@ def target_section(default: Result) -> str:
     ])
 
 
-def per_voice_table(result: Result) -> str:
-    lines = ["| voice | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |", "|---|---|---|---|---|"]
+def per_voice_table(result: Result, training: Training | None = None) -> str:
+    """Recall and false wakes voice by voice; with a training, also how the
+    model knows each voice."""
+    known = " | to the model" if training else ""
+    lines = [f"| voice{known} | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |",
+             "|---|---|---|---|---|" + ("---|" if training else "")]
     for voice in VOICES:
-        part = Result(result.setting, result.woke, result.scores, result.cpu_s, result.audio_s, result.wall_s,
-                      [c for c in result.clips if c.voice == voice])
-        lines.append(f"| {voice} | {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
+        part = result.part([c for c in result.clips if c.voice == voice])
+        group = f" | {voice_group(voice, training)}" if training else ""
+        lines.append(f"| {voice}{group} | {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
                      f"| {part.false_wakes(False)} | {part.false_wakes(True)} |")
+    return "\n".join(lines)
+
+
+def voice_group_table(results: Sequence[Result], training: Training) -> str:
+    """Each trained row counted separately over the voices the model held
+    out, trained on, validated on, and the bare `ko` (never a speaker)."""
+    lines = ["| threshold | voices | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |",
+             "|---|---|---|---|---|---|"]
+    for r in results:
+        for group in VOICE_GROUPS:
+            voices = [v for v in VOICES if voice_group(v, training) == group]
+            if not voices:
+                continue
+            part = r.part([c for c in r.clips if c.voice in voices])
+            fc, nc = part.woken(False, False)
+            fn, nn = part.woken(False, True)
+            lines.append(f"| {threshold_cell(r.setting, training)} | {group}: {', '.join(f'`{v}`' for v in voices)} "
+                         f"| {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
+                         f"| {fc}/{nc} | {fn}/{nn} |")
     return "\n".join(lines)
 
 
@@ -448,7 +722,8 @@ def issue_sentence(results: Sequence[Result]) -> str:
     lines = []
     for r in results:
         clip = next(c for c in r.clips if c.text == text and c.voice == "ko" and not c.noisy)
-        if r.setting.threshold != DEFAULT_THRESHOLD:
+        vosk_at_default_threshold = r.setting.route == "vosk" and r.setting.threshold == DEFAULT_THRESHOLD
+        if not (vosk_at_default_threshold or r.setting.is_trained_default):
             continue
         outcome = f"woke (score {r.scores[clip.path]:.3f})" if clip.path in r.woke else "did not wake"
         lines.append(f"- {r.setting.describe()}: {outcome}")
@@ -480,8 +755,11 @@ class Run:
     clips: list[Clip]
     audio_s: float
     build_s: float
+    train_s: float  # this run's wall time on training (near 0 when the model was cached)
     scan_s: float
     load_average: float
+    vosk_sweep: bool
+    training: Training | None
 
 
 def set_section(run_info: Run) -> str:
@@ -531,13 +809,78 @@ Sentences without the phrase (the first ones have syllables like the phrase's:
 """
 
 
+def training_section(training: Training, results: Sequence[Result]) -> str:
+    """How the model was made, which voices it held out, and the trained rows
+    against the target and by voice."""
+    trained = [r for r in results if r.setting.route == "trained"]
+    default = next(r for r in trained if r.setting.is_trained_default)
+    made = ("made before this run, into the same directory, and reused: its times are that `ears train` run's"
+            if training.cached else "made by this run")
+    held_out = [v for v in VOICES if voice_group(v, training) == "held out"]
+    held_out_phrase_files = sum(c.has_phrase and not c.noisy and c.voice in held_out for c in default.clips)
+
+    def named(group: VoiceGroup) -> str:
+        return ", ".join(f"`{v}`" for v in VOICES if voice_group(v, training) == group) or "none"
+    output = "\n".join(f"    {line}" for line in training.output)
+    return f"""## Trained model
+
+`{shlex.join(["ears", *training.command[1:]])}` at the default budget
+({made}): {training.wall_s / 60:.1f} minutes wall, {training.cpu_s / 60:.1f} minutes CPU (user + system of
+the `ears train` process, from its resource usage), on the same shared machine
+(CPU below wall means it waited for the cores).
+Its model, `{training.model_path}`, hears the phrase at threshold
+{training.model_threshold:g} unless `--trained-threshold` says otherwise. What `ears train` printed:
+
+{output}
+
+**The voices are not independent of the model.** The set is said by espeak-ng's
+`ko` voice and its variants, and the model learnt from the same engine:
+espeak-ng is the only Korean text-to-speech engine on Debian, so no whole
+engine could be held out (for English, ears holds out a whole engine; for
+Korean it holds out a fifth of the `ko` variants). Even the held-out variants
+share the trained ones' phonemes, prosody rules and synthesizer, so the
+figures below say how well the model hears espeak-ng's Korean, not Korean
+speakers, and its recall here flatters it.
+
+Of this set's voices, by the model file (which names the train and held-out
+speakers): held out {named("held out")}; trained on {named("trained on")};
+validation {named("validation")} (not in the file: the rest of ears' `ko+VARIANT`
+speakers, used for early stopping and to choose the threshold, so not unseen
+either). The bare `ko` (no variant) is no speaker of any split, since ears
+trains on `ko+VARIANT` speakers only: new to the model as a variant, not as a
+voice. So {len(held_out)} of this set's {len(VOICES)} voices {"is" if len(held_out) == 1 else "are"} held out,
+and the held-out rows rest on {held_out_phrase_files} files with the phrase, clean and {held_out_phrase_files}
+at 10 dB.
+
+{target_section(default)}
+
+By voice, the model against the voices it knows (each row counts only those
+voices' files):
+
+{voice_group_table(trained, training)}
+
+At the model's own threshold, voice by voice:
+
+{per_voice_table(default, training)}
+
+Sentences with the phrase at the model's own threshold:
+
+{per_sentence_table(default, has_phrase=True, only_woken=False)}
+
+Sentences without the phrase that woke at the model's own threshold:
+
+{per_sentence_table(default, has_phrase=False, only_woken=True)}
+"""
+
+
 def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
     default = next(r for r in results if r.setting.is_default)
     best = best_without_false_wakes(results)
+    training = run_info.training
     if best is None:
-        best_line = "No setting measured here gets through the set without a false wake."
+        best_line = "No Vosk setting measured here gets through the set without a false wake."
     else:
-        best_line = (f"Best recall with no false wake: **{best.setting.describe()}**: "
+        best_line = (f"Best Vosk recall with no false wake: **{best.setting.describe()}**: "
                      f"{best.recall_percent(False):.1f}% clean, {best.recall_percent(True):.1f}% at 10 dB, "
                      f"{best.cpu_per_audio:.3f} CPU s per audio s.")
         misses = [f"{label} by {TARGET_RECALL_PERCENT - best.recall_percent(noisy):.1f} points"
@@ -545,11 +888,30 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
                   if best.recall_percent(noisy) < TARGET_RECALL_PERCENT]
         if misses:
             best_line += f" Its recall misses {TARGET_RECALL_PERCENT:g}% {' and '.join(misses)}."
-    text = f"""# Korean wake phrase on Vosk (espeak-ng voices)
+    trained_default = next((r for r in results if r.setting.is_trained_default), None)
+    scans = len(results)
+    total_minutes = (run_info.build_s + run_info.train_s + run_info.scan_s) / 60
+    reused = " (the model was reused: see [Trained model](#trained-model))" if training and training.cached else ""
+    sweep = ("Vosk: every combination of the runtime grammar (`[engine] vosk_grammar`, on by default; off "
+             "decodes with the model's full language model), noise suppression (`--noise-suppression`, on by "
+             f"default) and the match threshold (`--threshold`, {DEFAULT_THRESHOLD:g} by default)."
+             if run_info.vosk_sweep else
+             "Vosk: this run scanned only the default setting (`--no-vosk-sweep`: the whole sweep of grammar, "
+             "noise suppression and threshold takes about 85 minutes on this machine; the previous version of "
+             "this file has it, made with an earlier binary).")
+    if training:
+        sweep += (" The trained model: `ears train`'s model for the phrase (`--models-dir WORKDIR/models`), at "
+                  f"its own threshold ({training.model_threshold:g}) and at `--trained-threshold` "
+                  f"{', '.join(f'{t:g}' for t in TRAINED_THRESHOLDS if t is not None)}; the Vosk rows ran with an "
+                  "empty `--models-dir`, so no trained model heard for them.")
+    trained_targets = ("" if trained_default is None else
+                       f"\n\nThe trained model at its own threshold (its voices are espeak-ng's, like the set's: "
+                       f"see [Trained model](#trained-model)):\n\n{target_section(trained_default)}")
+    text = f"""# Korean wake phrase on Vosk and a trained model (espeak-ng voices)
 
 Generated by `bench/korean.py`; every number below comes from that script's
-run, none is typed by hand. The wake phrase is "{PHRASE}", with the Vosk
-engine and its Korean model.
+run, none is typed by hand. The wake phrase is "{PHRASE}", heard by the Vosk
+engine with its Korean model{" and by a model `ears train` made for it" if training else ""}.
 
 - Command (from the repository root): `{run_info.command}`
 - Date (UTC): {run_info.date}
@@ -557,8 +919,9 @@ engine and its Korean model.
 - Model: `{run_info.model}`
 - Tools: {tool_version(["espeak-ng", "--version"])}; {tool_version(["sox", "--version"])}
 - Machine: {os.cpu_count()} cores, Linux {platform.release()}, load average {run_info.load_average:.2f} at the start
-- The run took {(run_info.build_s + run_info.scan_s) / 60:.1f} minutes: {run_info.build_s / 60:.1f} to make the set and
-  {run_info.scan_s / 60:.1f} for the {len(results)} scans (one `ears scan` at a time, each over every file).
+- The run took {total_minutes:.1f} minutes: {run_info.build_s / 60:.1f} to make the set,
+  {run_info.train_s / 60:.1f} to train{reused}, and {run_info.scan_s / 60:.1f} for the {scans} scans
+  (one `ears scan` at a time, each over every file).
 
 ## Target
 
@@ -567,35 +930,33 @@ at the default settings.
 
 {target_section(default)}
 
-{best_line}
+{best_line}{trained_targets}
 
 The issue's sentence ("{PHRASE}, {COMMANDS[0]}", voice `ko` at espeak-ng's
-defaults, rate 175 and pitch 50, clean), at threshold {DEFAULT_THRESHOLD:g}:
+defaults, rate 175 and pitch 50, clean), at Vosk's default threshold
+{DEFAULT_THRESHOLD:g}{" and the trained model's own" if training else ""}:
 
 {issue_sentence(results)}
 
 ## Results
 
-Every combination of the runtime grammar (`[engine] vosk_grammar`, on by
-default; off decodes with the model's full language model), noise suppression
-(`--noise-suppression`, on by default) and the match threshold (`--threshold`,
-{DEFAULT_THRESHOLD:g} by default).
+{sweep}
 
-{table(results)}
+{table(results, training)}
 
-At the default settings, voice by voice:
+Vosk at the default settings, voice by voice:
 
 {per_voice_table(default)}
 
-Sentences with the phrase at the default settings:
+Sentences with the phrase, Vosk at the default settings:
 
 {per_sentence_table(default, has_phrase=True, only_woken=False)}
 
-Sentences without the phrase that woke at the default settings:
+Sentences without the phrase that woke, Vosk at the default settings:
 
 {per_sentence_table(default, has_phrase=False, only_woken=True)}
 
-""" + "\n" + set_section(run_info)
+""" + (training_section(training, results) + "\n" if training else "") + "\n" + set_section(run_info)
     with open(path, "w") as f:
         f.write(text)
 
@@ -603,10 +964,15 @@ Sentences without the phrase that woke at the default settings:
 # --- main ---------------------------------------------------------------------
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description="Korean wake phrase on Vosk with espeak-ng voices.")
+    parser = argparse.ArgumentParser(
+        description="Korean wake phrase on Vosk and a trained model, with espeak-ng voices.")
     parser.add_argument("ears", help="the ears binary")
     parser.add_argument("work", help="directory for the WAV files and configurations")
     parser.add_argument("--doc", help="also write the Markdown report to this file (e.g. docs/benchmark-korean.md)")
+    parser.add_argument("--trained", action=argparse.BooleanOptionalAction, default=True,
+                        help="train a model for the phrase (or reuse WORK/models) and add its rows (default: on)")
+    parser.add_argument("--vosk-sweep", action=argparse.BooleanOptionalAction, default=True,
+                        help="scan every Vosk setting; --no-vosk-sweep scans only the default one (default: on)")
     return parser.parse_args(argv)
 
 
@@ -623,22 +989,36 @@ def main(argv: Sequence[str]) -> None:
     build_s = time.monotonic() - started
     configs = write_configs(args.work)
 
-    print(f"Korean wake phrase \"{PHRASE}\" on Vosk, espeak-ng voices: {len(clips)} files "
-          f"({SNR_DB:g} dB pink noise or clean)\n", flush=True)
+    training: Training | None = None
+    started = time.monotonic()
+    if args.trained:
+        training = train(ears, args.work)
+        print(f"korean.py: ears train: {training.wall_s:.0f} s wall, {training.cpu_s:.0f} s CPU"
+              f"{' (cached)' if training.cached else ''}; threshold {training.model_threshold:g}; held-out voices "
+              f"{', '.join(training.held_out_voices)}", file=sys.stderr, flush=True)
+    train_s = time.monotonic() - started
+
+    print(f"Korean wake phrase \"{PHRASE}\" on Vosk{' and a trained model' if training else ''}, espeak-ng voices: "
+          f"{len(clips)} files ({SNR_DB:g} dB pink noise or clean)\n", flush=True)
     results = []
     started = time.monotonic()
-    for setting in settings():
+    for setting in settings(args.vosk_sweep, training is not None):
         result = scan(ears, clips, setting, configs[setting.grammar], args.work)
         print(f"korean.py: {setting.describe()}: {result.wall_s:.0f} s", file=sys.stderr, flush=True)
         results.append(result)
     scan_s = time.monotonic() - started
-    print(table(results))
-    print()
-    print(target_section(next(r for r in results if r.setting.is_default)), flush=True)
+    print(table(results, training))
+    for result in results:
+        if result.setting.is_default or result.setting.is_trained_default:
+            print()
+            print(target_section(result), flush=True)
+    if training:
+        print()
+        print(voice_group_table([r for r in results if r.setting.route == "trained"], training), flush=True)
 
     if args.doc:
         run_info = Run(command, date, ears, sha256(ears), vosk_environment()["EARS_VOSK_MODEL"], clips,
-                       audio_seconds(clips), build_s, scan_s, load_average)
+                       audio_seconds(clips), build_s, train_s, scan_s, load_average, args.vosk_sweep, training)
         write_doc(args.doc, run_info, results)
         print(f"korean.py: wrote {args.doc}", file=sys.stderr)
 
