@@ -95,15 +95,23 @@ import Testing
     }
 
     @Test func modelStatusReportsEachEngineAsJSON() throws {
-        let result = try runCommand(earsBinary, ["model", "status", "--json"],
+        let models = try scratchDirectory("model-status")
+        defer { try? FileManager.default.removeItem(atPath: models) }
+        let result = try runCommand(earsBinary, ["model", "status", "--json", "--models-dir", models],
                                     environment: ["EARS_VOSK_LIBRARY": "/nonexistent/libvosk.so"])
         #expect(result.status == 0, "the default engine is installed")
-        let report = try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: [String: Any]])
+        let whole = try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any])
+        let report = whole.compactMapValues { $0 as? [String: Any] }
         #expect(report["pocketsphinx"]?["status"] as? String == "installed")
         #expect(report["pocketsphinx"]?["path"] as? String == "/usr/share/pocketsphinx/model/en-us")
         #expect((report["pocketsphinx"]?["size_bytes"] as? Int ?? 0) > 1_000_000)
         #expect(report["vosk"]?["status"] as? String == "not_installed")
         #expect((report["vosk"]?["install"] as? String ?? "").contains("make setup"))
+        // Each configured phrase says whether it has a trained model (an empty models directory: none).
+        let phrases = try #require(whole["phrases"] as? [[String: Any]])
+        #expect(phrases.map { $0["phrase"] as? String } == ["hey cordelia"])
+        #expect(phrases.first?["status"] as? String == "not_trained")
+        #expect((phrases.first?["hint"] as? String ?? "").contains("ears train"))
 
         let vosk = try runCommand(earsBinary, ["model", "status", "--engine", "vosk"],
                                   environment: ["EARS_VOSK_LIBRARY": "/nonexistent/libvosk.so"])
