@@ -43,8 +43,7 @@ public enum DetectorFactory {
     /// verifier is on (the generator scans the dictionary, ~0.1 s).
     public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
         guard config.verifier, config.engine == .pocketsphinx else { return [:] }
-        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
-        let generator = SoundAlikeGenerator(dictionary: dictionary)
+        let generator = soundAlikeGenerator(pronouncer: pronouncer)
         var result: [String: [String]] = [:]
         for phrase in config.phrases {
             result[phrase.text] = distinct(generator.soundAlikes(of: phrase.text, count: neighboursConsidered), of: phrase.text)
@@ -52,6 +51,12 @@ public enum DetectorFactory {
                 .prefix(competitorsPerPhrase).map(\.text)
         }
         return result
+    }
+
+    /// A sound-alike generator over `pronouncer`'s words (a pronouncer that
+    /// cannot list its words lends none: only the phrase's own words remain).
+    public static func soundAlikeGenerator(pronouncer: any Pronouncer) -> SoundAlikeGenerator {
+        SoundAlikeGenerator(dictionary: (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer]))
     }
 
     /// The sound-alikes of `phrase` that are really something else: those

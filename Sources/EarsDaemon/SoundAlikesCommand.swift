@@ -12,8 +12,7 @@ public enum SoundAlikesCommand {
     /// Runs the command; returns the exit status (always 0: an empty list is an answer).
     public static func run(_ options: SoundAlikesOptions, config: EarsConfig, output: (String) -> Void) -> Int32 {
         let pronouncer = DetectorFactory.pronouncer(for: config)
-        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
-        let generator = SoundAlikeGenerator(dictionary: dictionary)
+        let generator = DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
         for alike in generator.soundAlikes(of: options.phrase, count: options.count) {
             output(options.json ? json(alike) : alike.text)
         }

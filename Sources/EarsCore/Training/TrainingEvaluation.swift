@@ -91,7 +91,7 @@ public enum TrainingEvaluation {
     /// [`speechEnd - earlySeconds`, `speechEnd + lateSeconds`].
     public static func hears(_ clip: ClipFeatures, in detections: [NeuralWakeSpotter.Detection]) -> Bool {
         guard let end = clip.speechEndSample else { return false }
-        let endSeconds = Double(end) / 16_000
+        let endSeconds = AudioFormat.seconds(ofSamples: Int64(end))
         return detections.contains { $0.endSeconds >= endSeconds - earlySeconds && $0.endSeconds <= endSeconds + lateSeconds }
     }
 

@@ -98,10 +98,11 @@ final class PhraseTrainer {
         note("plan: \(clips.count) clips (\(clips.filter { $0.role == .positive }.count) of the phrase), "
             + "voices held out: \(plan.speakers[.heldOut]?.joined(separator: ", ") ?? "none")")
 
-        let audio = try synthesize(clips)
+        // Joined at once, so the synthesized audio (hundreds of MB) is not
+        // kept alive beside its joined copy while the front end runs.
+        let streams = NegativeStreams.join(clips, audio: try synthesize(clips), seed: settings.seed)
         note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
         let frontEnd = try probeFrontEnd()
-        let streams = NegativeStreams.join(clips, audio: audio, seed: settings.seed)
         let features = try listen(clips: streams.clips, audio: streams.audio)
         note("heard them through the front end by \(Self.seconds(since: started)) s")
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
@@ -171,10 +172,9 @@ final class PhraseTrainer {
             throw .failed("no installed voice speaks \(settings.language)"
                 + (settings.voices.isEmpty ? "; run make setup (flite, festival, espeak-ng)" : " among --voices \(settings.voices.joined(separator: ","))"))
         }
-        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
         let soundAlikes = settings.language == "en"
-            ? DetectorFactory.distinct(SoundAlikeGenerator(dictionary: dictionary).soundAlikes(of: settings.phrase, count: Self.soundAlikeCount),
-                                       of: settings.phrase) : []
+            ? DetectorFactory.distinct(DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
+                .soundAlikes(of: settings.phrase, count: Self.soundAlikeCount), of: settings.phrase) : []
         var budget = Self.budget(minutes: settings.minutes)
         // A few distinct sound-alikes said by every voice would outweigh the
         // phrase itself: at most `clipsPerSoundAlike` clips each.
