@@ -23,6 +23,7 @@ include mk/onnx.mk
 include mk/wyoming.mk
 include mk/install.mk
 include mk/bench.mk
+include mk/fuzz.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
