@@ -73,6 +73,8 @@ let package = Package(
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
+        // LoopWatchdog, beside the systemd notifier it serves.
+        .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -202,7 +202,10 @@ public enum EarsMain {
             signalSource.resume()
             sources.append(signalSource)
         }
-        let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
+        // SIGHUP on a queue of its own: reading a huge or slow configuration
+        // file must never delay the SIGTERM handler behind it.
+        let reloadQueue = DispatchQueue(label: "ears.reload")
+        let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: reloadQueue)
         reloadSource.setEventHandler {
             supervision.reloading()
             reload(options.overrides, into: service, log: log)
@@ -214,8 +217,9 @@ public enum EarsMain {
         log.info("stopping")
         supervision.stopping()
         service.stop()
-        // The audio thread notices within a chunk; a device stuck in a read
-        // must not hold up shutdown, so wait at most a second.
+        // The audio owner notices within a chunk; a device stuck in a read
+        // must not hold up shutdown, so wait at most a second. The ear's and
+        // the loader's threads are not waited for (a load may be deep in C code).
         let deadline = ProcessClock.monotonicSeconds() + 1.0
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
         cpuTimer.cancel()

@@ -13,6 +13,9 @@ import Testing
         report.ear.fed = 40
         report.ear.results = 7
         report.ear.loudest = 0.3125
+        report.ear.dropped = 5
+        report.audioGapSeconds = 2.5
+        report.audioOverruns = 2
         report.secondsSinceAudio = 0.25
         report.wakes = 3
         report.nearMisses = 2
@@ -154,6 +157,9 @@ import Testing
             "ear.chunks": { value("ears_ear_chunks_total") == number(ear["chunks"]) },
             "ear.fed": { value("ears_ear_fed_chunks_total") == number(ear["fed"]) },
             "ear.results": { value("ears_ear_results_total") == number(ear["results"]) },
+            "ear.dropped": { value("ears_ear_dropped_chunks_total") == number(ear["dropped"]) },
+            "audio.gap_s": { value("ears_audio_gap_seconds_total") == number((json["audio"] as? [String: Any])?["gap_s"]) },
+            "audio.overruns": { value("ears_audio_overruns_total") == number((json["audio"] as? [String: Any])?["overruns"]) },
             "ear.loudest": { value("ears_ear_loudest_level") == number(ear["loudest"]) },
             "ear.since_audio_s": { value("ears_seconds_since_audio") == number(ear["since_audio_s"]) },
             "wakes": { value("ears_wakes_total") == number(json["wakes"]) },

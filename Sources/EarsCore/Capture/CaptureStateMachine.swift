@@ -94,7 +94,10 @@ public struct CaptureStateMachine: Sendable, Equatable {
 
     /// A wake or tap: start a capture, or count it if one is running.
     /// `availableSamples` is how much audio the ring holds now.
-    public mutating func trigger(_ source: CaptureSource, availableSamples: Int) -> [Action] {
+    /// `lateSamples` is audio that arrived after the trigger's moment and
+    /// before it was known (a wake decoded behind the microphone): it joins
+    /// the pre-roll, so the capture holds the same audio as a timely one.
+    public mutating func trigger(_ source: CaptureSource, availableSamples: Int, lateSamples: Int = 0) -> [Action] {
         guard !active else {
             ignoredTriggers += 1
             return []
@@ -102,7 +105,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
         let wanted = AudioFormat.samples(inSeconds: source == .wake ? CaptureLimits.wakePreRollSeconds
                                                                     : CaptureLimits.tapPreRollSeconds)
         running = limits
-        let preRoll = min(wanted, availableSamples, running.maximumSamples)
+        let preRoll = min(wanted + max(0, lateSamples), availableSamples, running.maximumSamples)
         active = true
         captures += 1
         capturedSamples = preRoll

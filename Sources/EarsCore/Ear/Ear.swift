@@ -8,7 +8,8 @@
 /// for a verifier that rescores a candidate's window. The ear keeps the last six final pieces plus
 /// the current volatile one, because only the latest words can hold a phrase.
 ///
-/// An `Ear` is used from the audio owner's thread only.
+/// An `Ear` is used from one thread only: the ear's, in `ears listen`
+/// (the audio owner keeps a ring of its own for captures).
 public final class Ear {
     /// Seconds of audio the ring holds: 3.5 s, 56,000 samples at 16 kHz.
     public static let ringSeconds = 3.5
@@ -56,6 +57,18 @@ public final class Ear {
         self.meter = meter
         self.gate = gate
         self.monotonicSeconds = monotonicSeconds
+    }
+
+    /// Continues the counts of `earlier` (the meter of the ear this one
+    /// replaces, at the moment it is replaced), so status counters never go
+    /// backwards across a reload.
+    public func continueCounting(from earlier: EarMeter) {
+        meter = earlier
+    }
+
+    /// Counts `chunks` the ear's queue dropped before they reached it.
+    public func countDropped(_ chunks: Int) {
+        meter.dropped += chunks
     }
 
     /// Starts the transcriber on a fresh stream beginning at `startSample`.

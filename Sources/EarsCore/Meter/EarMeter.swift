@@ -9,6 +9,9 @@ public struct EarMeter: Sendable, Equatable {
     public var fed = 0
     /// Pieces (volatile or final) that came back from the transcriber.
     public var results = 0
+    /// Chunks the ear never decoded: it fell behind and its queue dropped
+    /// the oldest (`DecodeBacklog`). The microphone and captures lost nothing.
+    public var dropped = 0
     /// Loudest chunk peak seen, 0…1 of full scale.
     public var loudest = 0.0
     /// Monotonic time (seconds) of the last chunk, or nil before the first.

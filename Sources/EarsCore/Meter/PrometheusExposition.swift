@@ -154,6 +154,9 @@ extension StatusReport {
     /// - `ears_cpu_ratio` gauge: `cpuPercent / 100`, the fraction of one core.
     /// - `ears_ear_chunks_total`, `ears_ear_fed_chunks_total`,
     ///   `ears_ear_results_total` counters: the ear's meter.
+    /// - `ears_ear_dropped_chunks_total` counter: chunks the ear dropped undecoded.
+    /// - `ears_audio_gap_seconds_total` counter, seconds: audio lost to gaps;
+    ///   `ears_audio_overruns_total` counter: overruns and suspends recovered.
     /// - `ears_ear_loudest_level` gauge: loudest chunk peak, 0…1 of full scale.
     /// - `ears_seconds_since_audio` gauge, seconds; no sample before the
     ///   first chunk.
@@ -188,6 +191,14 @@ extension StatusReport {
         out.family("ears_ear_results_total", .counter,
                    help: "Pieces (volatile or final) the transcriber returned (a count, never the words).",
                    value: Double(ear.results))
+        out.family("ears_ear_dropped_chunks_total", .counter,
+                   help: "Chunks the ear fell behind on and dropped undecoded (the microphone and captures lost nothing).",
+                   value: Double(ear.dropped))
+        out.family("ears_audio_gap_seconds_total", .counter,
+                   help: "Seconds of audio lost between the device and ears (stalls, suspends, overruns).",
+                   value: audioGapSeconds)
+        out.family("ears_audio_overruns_total", .counter,
+                   help: "Overruns and suspends the microphone recovered from.", value: Double(audioOverruns))
         out.family("ears_ear_loudest_level", .gauge, help: "Loudest chunk peak since start, 0 to 1 of full scale.",
                    value: ear.loudest)
         out.family("ears_seconds_since_audio", .gauge,

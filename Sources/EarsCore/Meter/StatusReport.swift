@@ -33,6 +33,11 @@ public struct StatusReport: Sendable {
     public var hook: (runs: Int, failures: Int, killed: Int, seconds: Double)?
     /// Chunks dropped per consumer that fell behind (e.g. `listen_socket`, `hook`).
     public var droppedChunks: [String: Int] = [:]
+    /// Seconds of audio lost to gaps (a stalled or suspended device, a
+    /// stopped process): see `AudioGapMeter`.
+    public var audioGapSeconds = 0.0
+    /// Overruns and suspends the microphone recovered from (`AudioSource.recoveries`).
+    public var audioOverruns = 0
     /// Seconds since the daemon started.
     public var uptimeSeconds: Double = 0
     /// Whether the ear text switch is on (never the text itself).
@@ -56,10 +61,13 @@ public struct StatusReport: Sendable {
             ("chunks", String(ear.chunks)),
             ("fed", String(ear.fed)),
             ("results", String(ear.results)),
+            ("dropped", String(ear.dropped)),
             ("loudest", JSONText.number(ear.loudest, places: 4)),
             ("since_audio_s", secondsSinceAudio.map { JSONText.number($0, places: 2) } ?? "null"),
         ]
         fields.append(("ear", JSONText.object(earFields)))
+        fields.append(("audio", JSONText.object([("gap_s", JSONText.number(audioGapSeconds, places: 2)),
+                                                 ("overruns", String(audioOverruns))])))
         fields.append(("wakes", String(wakes)))
         fields.append(("near_misses", String(nearMisses)))
         fields.append(("refused_candidates", String(refusedCandidates)))

@@ -15,7 +15,7 @@ public final class TapRequests: Sendable {
 
 /// The capture tap: after a wake (or a tap) it hands the ring's tail and the
 /// following chunks to the consumers, until the speaker stops or the cap.
-/// Lives on the audio thread; consumers never block it.
+/// Lives on the audio owner's thread; consumers never block it.
 final class CaptureTap {
     private var machine: CaptureStateMachine
     /// Its own speech detector: the capture needs "is this chunk speech",
@@ -54,10 +54,12 @@ final class CaptureTap {
         apply(machine.chunk(chunk.samples, hadSpeech: speech.lastChunkHadSpeech), info: nil, ring: ring)
     }
 
-    /// A wake: start a capture with the ring's last 3 s (this chunk included).
-    func wake(_ wake: WakeEvent, ring: SampleRing) {
+    /// A wake: start a capture with the ring's 3 s up to the chunk that
+    /// woke, plus the `lateSamples` the ring took in after it while the ear
+    /// decoded (the ear runs behind the microphone on its own thread).
+    func wake(_ wake: WakeEvent, ring: SampleRing, lateSamples: Int = 0) {
         let info = CaptureInfo(source: .wake, phrase: wake.phrase, score: wake.score, timestampMilliseconds: now())
-        apply(machine.trigger(.wake, availableSamples: ring.count), info: info, ring: ring)
+        apply(machine.trigger(.wake, availableSamples: ring.count, lateSamples: lateSamples), info: info, ring: ring)
     }
 
     /// The audio stopped: end a running capture.

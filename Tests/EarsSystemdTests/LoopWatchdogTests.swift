@@ -1,5 +1,5 @@
 import Testing
-@testable import EarsCore
+@testable import EarsSystemd
 
 /// The watchdog pings only while the audio loop's heartbeat is fresh.
 @Suite struct LoopWatchdogTests {

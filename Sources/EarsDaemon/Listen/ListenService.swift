@@ -1,0 +1,109 @@
+import EarsCore
+import Synchronization
+
+/// The loop behind `ears listen`: the audio owner, the ear and the loader,
+/// each on its own thread, so the microphone never waits for the decoder.
+///
+/// ```
+///  source ─▶ AudioOwner (ears-audio): ring 3.5 s, capture, gaps ─▶ ChunkQueue (1 s, drops oldest)
+///                 ▲  wakes (absolute offsets)                          │
+///                 └──────────────── EarWorker (ears-ear): Ear + WakeJudge ◀┘
+///  reload ─▶ ListenReloader ─▶ EngineLoader (ears-loader) ─▶ swapped in between chunks
+/// ```
+///
+/// `run()` blocks the calling thread (it becomes the audio owner) until
+/// `stop()`. `reload(_:)` hands it a new configuration; it returns at once,
+/// and a new engine, if one is needed, is built while the old one decodes.
+public final class ListenService: Sendable {
+    private let shared: ListenShared
+    private let owner: AudioOwner
+    private let worker: EarWorker
+    private let loader: EngineLoader
+    private let reloader: ListenReloader
+    private let delays: DebugDelays
+    private let log: EarsLog
+    private let started = Atomic<Bool>(false)
+    private let queue: ChunkQueue
+    /// The phrases in force, shared with whoever shows them (the listen socket's `info`).
+    public let phraseList: PhraseList
+
+    /// Makes the service. `onWake` is called on the ear's thread for each
+    /// wake; captures go to `consumers`; `taps` carries manual taps in.
+    /// `earText` receives final pieces only while `[listen] ear_text` is on
+    /// (checked per piece, so a reload can switch it); `phraseList`, when
+    /// given, is the shared list the service keeps up to date on reload.
+    public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
+                consumers: [any CaptureConsumer] = [], taps: TapRequests = TapRequests(),
+                earText: (@Sendable (String) -> Void)? = nil, phraseList: PhraseList? = nil,
+                onWake: @escaping @Sendable (WakeEvent) -> Void) {
+        let list = phraseList ?? PhraseList(config.phrases.map(\.text))
+        let shared = ListenShared(config: config)
+        let publisher = StatusPublisher(board: board)
+        let queue = ChunkQueue()
+        let delays = DebugDelays.current
+        let worker = EarWorker(shared: shared, queue: queue, publisher: publisher, log: log,
+                               decodeDelaySeconds: delays.decodeSeconds, earText: earText, onWake: onWake)
+        let loader = EngineLoader(shared: shared, worker: worker, publisher: publisher, log: log,
+                                  pronouncer: DetectorFactory.pronouncer(for: config), delays: delays)
+        let capture = CaptureTap(limits: config.captureLimits, consumers: consumers, taps: taps, log: log)
+        self.shared = shared
+        self.queue = queue
+        self.delays = delays
+        self.log = log
+        self.phraseList = list
+        self.worker = worker
+        self.loader = loader
+        owner = AudioOwner(shared: shared, source: source, queue: queue, loader: loader, capture: capture,
+                           publisher: publisher, log: log)
+        reloader = ListenReloader(shared: shared, loader: loader, publisher: publisher, phraseList: list, log: log)
+    }
+
+    /// Asks every thread to end. The audio owner notices within one chunk (or
+    /// one 100 ms step of a wait); the ear and the loader are never waited
+    /// for, so a load stuck in C code cannot hold up the exit.
+    public func stop() {
+        shared.stopping.store(true, ordering: .relaxed)
+        queue.wakeWaiter()
+        loader.wakeForStop()
+    }
+
+    /// Whether `run()` has returned (the audio owner ended its loop and any capture).
+    public var hasFinished: Bool { owner.hasFinished }
+
+    /// Monotonic seconds (`ProcessClock`) of the audio owner's last turn: a
+    /// chunk read, a look at a loading engine, or a 100 ms step of a retry
+    /// wait. A stuck loop stops moving it; `LoopWatchdog` reads it.
+    public var lastBeatSeconds: Double { owner.lastBeatSeconds }
+
+    /// Hands the service a newly read configuration (`ListenReloader`).
+    /// Keys that only change at restart keep their old values (`ReloadPlan`).
+    public func reload(_ newConfig: EarsConfig) {
+        reloader.apply(newConfig)
+    }
+
+    /// Starts the ear's and the loader's threads and runs the audio owner on
+    /// the calling thread until `stop()`. Call once.
+    public func run() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        if delays.isActive { log.warning(delays.summary) }
+        worker.start()
+        loader.start()
+        owner.run()
+    }
+}
+
+/// The wake phrases in force, shared between the reloader (which replaces
+/// them) and the listen socket's `info` answer. Phrases are configuration,
+/// not anything heard.
+public final class PhraseList: Sendable {
+    private let texts: Mutex<[String]>
+
+    /// A list holding `texts`.
+    public init(_ texts: [String]) { self.texts = Mutex(texts) }
+
+    /// The phrases now.
+    public var current: [String] { texts.withLock { $0 } }
+
+    /// Puts new phrases in force.
+    func replace(_ newTexts: [String]) { texts.withLock { $0 = newTexts } }
+}
