@@ -18,6 +18,19 @@ import Testing
         #expect(machine.isCapturing)
     }
 
+    @Test("a wake decoded late takes the audio since its chunk into the pre-roll, within the ring")
+    func aLateWakeTakesTheAudioSinceItsChunkIntoThePreRoll() {
+        var machine = CaptureStateMachine()
+        // The ear found the wake 0.4 s behind the microphone: 3 s before the
+        // waking chunk's end plus the 0.4 s read since.
+        #expect(machine.trigger(.wake, availableSamples: ringFull, lateSamples: 6_400)
+            == [.start(source: .wake, preRollSamples: 54_400)])
+        var late = CaptureStateMachine()
+        // Never more than the ring holds.
+        #expect(late.trigger(.wake, availableSamples: ringFull, lateSamples: 16_000)
+            == [.start(source: .wake, preRollSamples: ringFull)])
+    }
+
     @Test func aTapStartsWithTheLastThreeTenthsOfASecond() {
         var machine = CaptureStateMachine()
         #expect(machine.trigger(.tap, availableSamples: ringFull) == [.start(source: .tap, preRollSamples: 4_800)])

@@ -56,7 +56,8 @@ import Testing
         report.phase = .listening
         let json = report.json()
         for key in ["\"phase\":\"listening\"", "\"closed_why\":null", "\"engine\":\"pocketsphinx\"", "\"model\":\"/m\"",
-                    "\"cpu_pct\":", "\"ear\":{\"chunks\":0,\"fed\":0,\"results\":0,\"loudest\":0,\"since_audio_s\":null}",
+                    "\"cpu_pct\":", "\"ear\":{\"chunks\":0,\"fed\":0,\"results\":0,\"dropped\":0,\"loudest\":0,\"since_audio_s\":null}",
+                    "\"audio\":{\"gap_s\":0,\"overruns\":0}",
                     "\"wakes\":0", "\"near_misses\":0", "\"uptime_s\":", "\"heard_shown\":false"] {
             #expect(json.contains(key), "\(key) missing from \(json)")
         }

@@ -11,10 +11,13 @@
 /// Pure: no locks and no clocks; the caller (`ChunkQueue` in EarsDaemon)
 /// guards it. Generic so the policy is tested on plain numbers.
 public struct DecodeBacklog<Element>: Sendable where Element: Sendable {
-    /// Chunks the backlog holds by default: 1 s of 100 ms chunks, well under
-    /// the audio owner's 3.5 s ring, so a wake decoded from the oldest chunk
-    /// still finds its pre-roll in the ring.
-    public static var defaultCapacityChunks: Int { 10 }
+    /// Chunks the backlog holds by default: 0.4 s of 100 ms chunks. A wake
+    /// decoded from the oldest chunk reaches the audio owner at most this
+    /// plus one chunk late, and 0.4 + 0.1 + 3 s of pre-roll fit the audio
+    /// owner's 3.5 s ring, so even a late wake's capture has its whole
+    /// pre-roll. A decoder that is merely uneven (a long utterance's end)
+    /// catches up within it; one that is slow for good drops.
+    public static var defaultCapacityChunks: Int { 4 }
 
     /// The most elements held at once.
     public let capacity: Int

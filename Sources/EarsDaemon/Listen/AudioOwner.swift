@@ -15,7 +15,7 @@ import Synchronization
 /// 1 s, 2 s, … 30 s. A wake found by the ear comes back through `shared.wakes`
 /// and starts a capture from the ring: wakes carry absolute sample offsets,
 /// so one found late still finds its pre-roll while the queue's bound
-/// (1 s) stays well under the ring's length.
+/// (0.4 s) stays well under the ring's length.
 final class AudioOwner: @unchecked Sendable {
     // @unchecked: everything below but the atomics is touched only on the
     // audio owner's thread.

@@ -12,10 +12,24 @@ final class AlsaFixture: Sendable {
     private let paused = Atomic<Bool>(false)
     private let queue = Mutex<[Data]>([])
     private let fed = Atomic<Int>(0)
+    private let droppedBlocks = Atomic<Int>(0)
+    /// Whether the feeder drops what the FIFO has no room for (see `init`).
+    let dropsWhenFull: Bool
+
+    /// Bytes of FIFO a dropping feeder leaves room for: 0.5 s, about a real
+    /// card's buffer (`AlsaMicrophone` asks for 500 ms).
+    private static let droppingPipeBytes: Int32 = 16_384
+    /// `F_SETPIPE_SZ` (Linux), which Glibc's module does not export.
+    private static let setPipeSize: Int32 = 1031
 
     /// Makes the config and FIFO; `pcmName` is the device name ears is told to open.
-    init(directory: String, pcmName: String = "cap", defineDevice: Bool = true) throws {
+    /// With `dropsWhenFull`, the feeder behaves like a microphone whose
+    /// reader fell behind: the FIFO holds 0.5 s, and a block it has no room
+    /// for is dropped (counted in `blocksDropped`) instead of waited on, so
+    /// a stalled reader loses audio for good and real time goes on.
+    init(directory: String, pcmName: String = "cap", defineDevice: Bool = true, dropsWhenFull: Bool = false) throws {
         self.directory = directory
+        self.dropsWhenFull = dropsWhenFull
         configPath = directory + "/asound.conf"
         fifoPath = directory + "/mic.fifo"
         guard mkfifo(fifoPath, 0o600) == 0 else { throw SpeechError(detail: "mkfifo failed") }
@@ -43,6 +57,9 @@ final class AlsaFixture: Sendable {
     /// Queues raw S16_LE samples to be played into the FIFO after what is queued.
     func enqueue(_ raw: Data) { queue.withLock { $0.append(raw) } }
 
+    /// 100 ms blocks a dropping feeder could not write (the reader was behind).
+    var blocksDropped: Int { droppedBlocks.load(ordering: .relaxed) }
+
     /// Seconds of audio written into the FIFO so far.
     var secondsFed: Double { Double(fed.load(ordering: .relaxed)) / 32_000 }
 
@@ -54,6 +71,10 @@ final class AlsaFixture: Sendable {
             guard fd >= 0 else { return }
             defer { close(fd) }
             signal(SIGPIPE, SIG_IGN)
+            if dropsWhenFull {
+                _ = fcntl(fd, Self.setPipeSize, Self.droppingPipeBytes)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
             let block = 3_200 // 100 ms of S16 mono at 16 kHz
             let silence = Data(count: block)
             var pending = Data()
@@ -73,8 +94,14 @@ final class AlsaFixture: Sendable {
                     pending = pending.dropFirst(take)
                 }
                 let written = out.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                if written < 0 { return }
-                fed.add(written, ordering: .relaxed)
+                if written < 0 && dropsWhenFull && errno == EAGAIN {
+                    // No room: the block is lost, as a real microphone's would be.
+                    droppedBlocks.add(1, ordering: .relaxed)
+                } else if written < 0 {
+                    return
+                } else {
+                    fed.add(written, ordering: .relaxed)
+                }
                 blocks += 1
                 let due = start.addingTimeInterval(Double(blocks) * 0.1)
                 let wait = due.timeIntervalSinceNow
