@@ -1,11 +1,12 @@
 /// Decides when to tell systemd's watchdog that ears is alive.
 ///
 /// systemd restarts a `Type=notify` service whose `WATCHDOG=1` pings stop for
-/// `WatchdogSec=`. A ping must mean the audio loop is turning, not merely that
-/// some timer thread still runs, so the loop records a heartbeat (a monotonic
-/// time) on every turn, including each 100 ms step of a closed-and-waiting
-/// retry sleep; the pinger checks it. A loop stuck in a read, in an engine, or
-/// in a deadlock stops beating, the pings stop, and systemd restarts ears.
+/// `WatchdogSec=`. A ping must mean the audio loop (the audio owner's thread)
+/// is turning, not merely that some timer thread still runs, so the loop
+/// records a heartbeat (a monotonic time) on every turn, including each 100 ms
+/// step of a closed-and-waiting retry sleep; the pinger checks it. A loop
+/// stuck in a read or in a deadlock stops beating, the pings stop, and
+/// systemd restarts ears.
 ///
 /// Pure: the caller supplies the times; `tick` says whether to ping now.
 public struct LoopWatchdog: Sendable, Equatable {
@@ -22,7 +23,8 @@ public struct LoopWatchdog: Sendable, Equatable {
     public private(set) var stalled = false
 
     /// Longest time (seconds) one turn of a healthy loop may take: a 100 ms
-    /// read plus a slow engine step, or loading a large Vosk model.
+    /// read, with room to spare for a busy machine (decoding and engine
+    /// loads run on threads of their own and never make a turn longer).
     public static let longestHealthyTurnSeconds = 10.0
 
     /// A watchdog for a `WatchdogSec=` of `watchdogSeconds`.

@@ -89,11 +89,13 @@ final class AudioOwner: @unchecked Sendable {
             case .listen:
                 action = listenOnce() ?? .listen
             case let .waitThenRetry(seconds, _):
-                shared.nudge.store(false, ordering: .relaxed)
                 ProcessClock.sleep(seconds: seconds) {
                     beat()
                     return shared.isStopping || shared.nudge.load(ordering: .relaxed)
                 }
+                // Taken only here, so a reload that came just before the wait
+                // began still cuts it short.
+                shared.nudge.store(false, ordering: .relaxed)
                 // A reload cuts a retry wait short, so a corrected model path is
                 // tried at once; a finished input stays parked.
                 if seconds < Self.parkSeconds { action = lifecycle.retryDue() }
