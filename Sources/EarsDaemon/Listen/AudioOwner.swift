@@ -21,7 +21,6 @@ final class AudioOwner: @unchecked Sendable {
     // audio owner's thread.
     private let shared: ListenShared
     private let source: any AudioSource
-    private let queue: ChunkQueue
     private let loader: EngineLoader
     private let capture: CaptureTap
     private let publisher: StatusPublisher
@@ -47,11 +46,10 @@ final class AudioOwner: @unchecked Sendable {
     /// How often (seconds) the loop looks again while the engine loads.
     private static let loadPollSeconds = 0.05
 
-    init(shared: ListenShared, source: any AudioSource, queue: ChunkQueue, loader: EngineLoader,
+    init(shared: ListenShared, source: any AudioSource, loader: EngineLoader,
          capture: CaptureTap, publisher: StatusPublisher, log: EarsLog) {
         self.shared = shared
         self.source = source
-        self.queue = queue
         self.loader = loader
         self.capture = capture
         self.publisher = publisher
@@ -148,7 +146,7 @@ final class AudioOwner: @unchecked Sendable {
         let chunk: AudioChunk
         do throws(AudioSourceError) {
             guard let next = try source.read() else {
-                queue.push(.end(stream: stream))
+                shared.queue.push(.end(stream: stream))
                 return fail("The input \(source.sourceName) has ended; there is nothing more to hear.", retry: false)
             }
             chunk = next
@@ -163,7 +161,7 @@ final class AudioOwner: @unchecked Sendable {
         // capture's pre-roll already includes it.
         capture.take(chunk, ring: ring)
         startCapturesForWakes()
-        queue.push(.chunk(chunk, stream: stream))
+        shared.queue.push(.chunk(chunk, stream: stream))
         publisher.audio(capture: capture, gaps: gaps, overruns: source.recoveries)
         return nil
     }

@@ -19,7 +19,6 @@ final class EarWorker: @unchecked Sendable {
     // @unchecked: everything below but `pending` (a Mutex) is touched only on
     // the ear's thread.
     private let shared: ListenShared
-    private let queue: ChunkQueue
     private let publisher: StatusPublisher
     private let log: EarsLog
     private let onWake: @Sendable (WakeEvent) -> Void
@@ -41,11 +40,10 @@ final class EarWorker: @unchecked Sendable {
     /// Longest a pop waits (seconds) before the thread looks at `stopping` again.
     private static let popWaitSeconds = 0.1
 
-    init(shared: ListenShared, queue: ChunkQueue, publisher: StatusPublisher, log: EarsLog,
+    init(shared: ListenShared, publisher: StatusPublisher, log: EarsLog,
          decodeDelaySeconds: Double, earText: (@Sendable (String) -> Void)?,
          onWake: @escaping @Sendable (WakeEvent) -> Void) {
         self.shared = shared
-        self.queue = queue
         self.publisher = publisher
         self.log = log
         self.decodeDelaySeconds = decodeDelaySeconds
@@ -76,7 +74,7 @@ final class EarWorker: @unchecked Sendable {
 
     private func run() {
         while !shared.isStopping {
-            guard let (work, drops) = queue.pop(timeoutSeconds: Self.popWaitSeconds) else {
+            guard let (work, drops) = shared.queue.pop(timeoutSeconds: Self.popWaitSeconds) else {
                 swapInPending()
                 continue
             }

@@ -23,7 +23,6 @@ public final class ListenService: Sendable {
     private let delays: DebugDelays
     private let log: EarsLog
     private let started = Atomic<Bool>(false)
-    private let queue: ChunkQueue
     /// The phrases in force, shared with whoever shows them (the listen socket's `info`).
     public let phraseList: PhraseList
 
@@ -39,21 +38,19 @@ public final class ListenService: Sendable {
         let list = phraseList ?? PhraseList(config.phrases.map(\.text))
         let shared = ListenShared(config: config)
         let publisher = StatusPublisher(board: board)
-        let queue = ChunkQueue()
         let delays = DebugDelays.current
-        let worker = EarWorker(shared: shared, queue: queue, publisher: publisher, log: log,
+        let worker = EarWorker(shared: shared, publisher: publisher, log: log,
                                decodeDelaySeconds: delays.decodeSeconds, earText: earText, onWake: onWake)
         let loader = EngineLoader(shared: shared, worker: worker, publisher: publisher, log: log,
                                   pronouncer: DetectorFactory.pronouncer(for: config), delays: delays)
         let capture = CaptureTap(limits: config.captureLimits, consumers: consumers, taps: taps, log: log)
         self.shared = shared
-        self.queue = queue
         self.delays = delays
         self.log = log
         self.phraseList = list
         self.worker = worker
         self.loader = loader
-        owner = AudioOwner(shared: shared, source: source, queue: queue, loader: loader, capture: capture,
+        owner = AudioOwner(shared: shared, source: source, loader: loader, capture: capture,
                            publisher: publisher, log: log)
         reloader = ListenReloader(shared: shared, loader: loader, publisher: publisher, phraseList: list, log: log)
     }
@@ -63,7 +60,7 @@ public final class ListenService: Sendable {
     /// for, so a load stuck in C code cannot hold up the exit.
     public func stop() {
         shared.stopping.store(true, ordering: .relaxed)
-        queue.wakeWaiter()
+        shared.queue.wakeWaiter()
         loader.wakeForStop()
     }
 
