@@ -55,7 +55,9 @@ import Testing
         let status = try #require(waitForStatus(socket, within: 5) { _ in true })
         #expect(object(status, "audio")["gap_s"] as? Double == 0, "\(status)")
         #expect(object(status, "audio")["overruns"] as? Int == 0, "\(status)")
-        #expect(mic.blocksDropped == 0, "the feeder dropped \(mic.blocksDropped) blocks: ears fell behind the device")
+        // A block or two may be lost to the test machine's own scheduling;
+        // a reader held up by the decoder would lose two thirds of them.
+        #expect(mic.blocksDropped <= 5, "the feeder dropped \(mic.blocksDropped) blocks: ears fell behind the device")
         #expect(!daemon.output.contains { $0.contains("the audio loop has not turned") }, "\(daemon.output)")
         let lastPing = notify.messages(with: "WATCHDOG=1").last?.at ?? .distantPast
         #expect(Date().timeIntervalSince(lastPing) < 2, "the watchdog pings stopped")
