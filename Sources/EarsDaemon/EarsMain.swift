@@ -83,6 +83,10 @@ public enum EarsMain {
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return ScanCommand.run(options, config: config, output: say, errors: printError)
         case let .listen(options):
+            if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
+                printError(refusal)
+                return ExitCode.usage
+            }
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return listen(options, config: config)
         }
