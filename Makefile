@@ -24,6 +24,7 @@ include mk/wyoming.mk
 include mk/install.mk
 include mk/bench.mk
 include mk/fuzz.mk
+include mk/soak.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
