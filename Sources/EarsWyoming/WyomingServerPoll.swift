@@ -180,19 +180,20 @@ extension WyomingServer {
     /// Writes queued events until the outbox is empty or the socket is full.
     /// Returns why the client must be disconnected, or nil.
     private func flush(_ connection: Connection) -> String? {
+        let id = connection.id
+        // Checked on every pass, not only when an event is taken: a client
+        // that never reads keeps its socket full, so nothing is ever taken.
+        let dropped = shared.withLock { $0.outboxes[id]?.dropped ?? 0 }
+        if dropped > connection.reportedDrops {
+            // Logged here, not in `send`: the audio thread writes no logs.
+            if connection.reportedDrops == 0 {
+                log.warning("wyoming: client \(id) is not keeping up; dropping its oldest events")
+            }
+            connection.reportedDrops = dropped
+        }
         while true {
             if connection.written == connection.writing.count {
-                let id = connection.id
-                let (next, dropped) = shared.withLock { state in
-                    (state.outboxes[id]?.popFirst(), state.outboxes[id]?.dropped ?? 0)
-                }
-                if dropped > connection.reportedDrops {
-                    // Logged here, not in `send`: the audio thread writes no logs.
-                    if connection.reportedDrops == 0 {
-                        log.warning("wyoming: client \(id) is not keeping up; dropping its oldest events")
-                    }
-                    connection.reportedDrops = dropped
-                }
+                let next = shared.withLock { $0.outboxes[id]?.popFirst() }
                 guard let next else {
                     connection.writing = []
                     connection.written = 0
