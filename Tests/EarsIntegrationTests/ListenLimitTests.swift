@@ -31,7 +31,7 @@ import Testing
     /// Connects `count` idle clients and waits until the daemon logged the last.
     private func idleClients(_ count: Int, socket: String, daemon: EarsDaemon) throws -> [RawUnixClient] {
         let clients = try (0..<count).map { _ in try RawUnixClient(path: socket) }
-        let connected = daemon.waitForLine(within: 10) { $0.contains(" \(count) connected)") }
+        let connected = daemon.waitForLine(within: 10) { $0.contains("client \(count) connected") }
         try #require(connected != nil, "\(daemon.output.suffix(5))")
         return clients
     }
@@ -111,7 +111,7 @@ import Testing
         good.standardError = FileHandle.nullDevice
         try good.run()
         defer { if good.isRunning { good.terminate() } }
-        try #require(daemon.waitForLine(within: 10) { $0.contains(" 2 connected)") } != nil, "\(daemon.output.suffix(5))")
+        try #require(daemon.waitForLine(within: 10) { $0.contains("client 2 connected") } != nil, "\(daemon.output.suffix(5))")
 
         try Speech.wav("the quick brown fox jumps over the lazy dog, and then it runs back home again", at: dir + "/talk.wav")
         let talk = try Speech.rawSamples(of: dir + "/talk.wav")
