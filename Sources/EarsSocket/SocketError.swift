@@ -71,7 +71,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsafeDirectory(path, problem):
             return "unsafe runtime directory \(path): " + Self.sentence(problem, path: path)
         case let .unreachable(path, code):
-            return "nothing answers at \(path) (\(Self.text(code))); is `ears listen` running with this runtime directory?"
+            return "nothing answers at \(path) (\(Self.text(code))); is `ears listen` running?"
         case let .timedOut(path, seconds):
             return "no answer from \(path) within \(Self.seconds(seconds)) s; the daemon may be stuck: "
                 + "check `systemctl status ears` or its log"
