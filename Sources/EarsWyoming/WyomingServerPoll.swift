@@ -99,11 +99,9 @@ extension WyomingServer {
                                limiter: inout ConnectionLimiter) {
         while true {
             let stream: UnixStream
-            let peer: PeerCredentials
             do {
                 guard let accepted = try listener.accept() else { return }
                 stream = accepted
-                peer = try stream.peerCredentials()
             } catch .system(_, _, ECONNABORTED) {
                 continue
             } catch {
@@ -112,6 +110,15 @@ extension WyomingServer {
                 log.warning("wyoming: \(error)")
                 usleep(100_000)
                 return
+            }
+            let peer: PeerCredentials
+            do {
+                peer = try stream.peerCredentials()
+            } catch {
+                // Without a uid the per-user limit cannot be applied: refuse.
+                log.warning("wyoming: refusing a client whose user is unknown: \(error)")
+                stream.close()
+                continue
             }
             if case let .refused(notice) = limiter.admit(userID: peer.userID, nowSeconds: MonotonicClock.seconds()) {
                 // Held-back refusals are reported later, from `serve`.
