@@ -25,7 +25,7 @@ package enum SocketCall {
             if result != -1 { return result }
             // Read errno first: nothing may run between the failing call and
             // this line, or it could be overwritten.
-            let code = Glibc.errno
+            let code = errno
             if code == EINTR { continue }
             throw .system(call: call, path: path, errno: code)
         }
@@ -55,7 +55,7 @@ package enum SocketCall {
     @discardableResult
     package static func close(_ fd: Int32, path: String) -> SocketError? {
         guard Glibc.close(fd) == -1 else { return nil }
-        let code = Glibc.errno
+        let code = errno
         return code == EINTR ? nil : .system(call: "close", path: path, errno: code)
     }
 

@@ -115,13 +115,4 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
-
-    /// The `errno` of a `.system` or `.unreachable` error, else nil; lets a
-    /// caller match one failure reason without spelling the whole case.
-    public var errno: Int32? {
-        switch self {
-        case let .system(_, _, code), let .unreachable(_, code): return code
-        default: return nil
-        }
-    }
 }
