@@ -70,7 +70,7 @@ test: setup
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR)
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter EarsCoreTests
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests'
 
 integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests

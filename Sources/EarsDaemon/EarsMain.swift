@@ -2,6 +2,7 @@ import Dispatch
 import EarsALSA
 import EarsCore
 import EarsFiles
+import EarsSocket
 import EarsStatus
 import EarsSystemd
 import EarsWyoming
@@ -124,7 +125,7 @@ public enum EarsMain {
         let socketPath = runtimeDirectory + "/status.sock"
         let server: StatusServer
         do {
-            try UnixSocketListener.prepareDirectory(runtimeDirectory)
+            try RuntimeDirectory.prepare(runtimeDirectory)
             server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
                 StatusRoutes.answer(request, board: board, taps: taps)
             }
