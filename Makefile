@@ -24,6 +24,7 @@ include mk/wyoming.mk
 include mk/install.mk
 include mk/bench.mk
 include mk/fuzz.mk
+include mk/soak.mk
 
 .PHONY: all setup build release run test unit-test integration-test bench clean
 
@@ -69,7 +70,7 @@ test: setup
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR)
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSystemdTests'
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests'
 
 integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests

@@ -43,11 +43,13 @@ let package = Package(
         .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
         // Noise suppression in front of the engines (libspeexdsp).
         .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
-        .target(name: "EarsStatus", dependencies: ["EarsCore", "CMicroHTTPD"], path: "Sources/EarsStatus"),
+        // Every Unix socket: listener, connect, poll, peer credentials, one SocketError.
+        .target(name: "EarsSocket", path: "Sources/EarsSocket"),
+        .target(name: "EarsStatus", dependencies: ["EarsCore", "EarsSocket", "CMicroHTTPD"], path: "Sources/EarsStatus"),
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
-        .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsStatus"], path: "Sources/EarsWyoming"),
+        .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsSocket"], path: "Sources/EarsWyoming"),
         // ONNX Runtime (libonnxruntime.so from the PyPI wheel, dlopen'ed like
         // libvosk) and openWakeWord's shared speech front end on it.
         .target(name: "EarsONNX", dependencies: ["EarsCore"], path: "Sources/EarsONNX"),
@@ -60,7 +62,7 @@ let package = Package(
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
@@ -73,6 +75,7 @@ let package = Package(
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
+        .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),

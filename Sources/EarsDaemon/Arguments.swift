@@ -152,7 +152,7 @@ public enum Arguments {
 
     commands:
       listen [--input FILE]        listen on the microphone (or a file at real time)
-      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible
+      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)

@@ -2,6 +2,7 @@ import Dispatch
 import EarsALSA
 import EarsCore
 import EarsFiles
+import EarsSocket
 import EarsStatus
 import EarsSystemd
 import EarsWyoming
@@ -83,6 +84,10 @@ public enum EarsMain {
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return ScanCommand.run(options, config: config, output: say, errors: printError)
         case let .listen(options):
+            if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
+                printError(refusal)
+                return ExitCode.usage
+            }
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
             return listen(options, config: config)
         }
@@ -120,7 +125,7 @@ public enum EarsMain {
         let socketPath = runtimeDirectory + "/status.sock"
         let server: StatusServer
         do {
-            try UnixSocketListener.prepareDirectory(runtimeDirectory)
+            try RuntimeDirectory.prepare(runtimeDirectory)
             server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
                 StatusRoutes.answer(request, board: board, taps: taps)
             }

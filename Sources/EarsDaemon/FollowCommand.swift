@@ -1,5 +1,4 @@
 import EarsCore
-import EarsStatus
 import EarsWyoming
 import Glibc
 
@@ -42,7 +41,7 @@ public enum FollowCommand {
         do {
             client = try WyomingClient(socketPath: socketPath)
         } catch {
-            errors("ears follow: cannot reach the daemon at \(socketPath) (\(error)); is `ears listen` running?")
+            errors("ears follow: \(error)")
             return EarsMain.ExitCode.failure
         }
         var recorder = CaptureRecorder(maximumSeconds: maximumCaptureSeconds)

@@ -3,6 +3,10 @@ import EarsFiles
 
 /// `ears scan FILE...`: the listening ear over files, as fast as the CPU allows.
 ///
+/// `-` reads standard input and a FIFO is read as a stream (WAV, as
+/// `arecord` writes it, or raw S16_LE 16 kHz mono), so
+/// `arecord -f S16_LE -r 16000 -c 1 | ears scan -` works.
+///
 /// Output with `--json` (stable; benchmarks and tuning depend on it): one line
 /// per wake, `{"event":"wake","file":F,"phrase":P,"t":T,"score":S}` with `t`
 /// the seconds of audio into the file at the wake, then one summary line
@@ -56,7 +60,7 @@ public enum ScanCommand {
         var refused = 0
         var failures = 0
         for file in options.files {
-            let source = SoundFileSource(path: file, pacedAtRealTime: false)
+            let source = Self.source(for: file, errors: errors)
             let judge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
                                   threshold: config.verifierThreshold, contestTrained: config.trainedContest,
                                   onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
@@ -126,6 +130,20 @@ public enum ScanCommand {
             output("scanned \(JSONText.number(audioSeconds, places: 1)) s of audio in \(JSONText.number(cpuSeconds, places: 2)) CPU s: \(wakes) wake(s)")
         }
         return failures == 0 ? 0 : 1
+    }
+
+    /// The source for one operand: `-` is standard input and a FIFO is read
+    /// as a stream (`PCMStreamSource`: WAV or raw S16_LE 16 kHz mono), after
+    /// saying on stderr what the scan waits for; anything else is a sound file.
+    static func source(for file: String, errors: (String) -> Void) -> any AudioSource {
+        if file == PCMStreamSource.standardInput { return PCMStreamSource(path: file) }
+        switch InputKind(path: file) {
+        case .fifo:
+            errors("ears scan: waiting for a writer on the FIFO \(file) (WAV or raw S16_LE 16 kHz mono, e.g. `arecord -f S16_LE -r 16000 -c 1 > \(file)`)")
+            return PCMStreamSource(path: file)
+        case .regular, .missing, .other:
+            return SoundFileSource(path: file, pacedAtRealTime: false)
+        }
     }
 
     /// One `--candidates` line: what the verifier measured, numbers only.

@@ -192,21 +192,7 @@ public final class SoundFileSource: AudioSource {
             }
         }
         pending.reserveCapacity(pending.count + mono.count)
-        for value in mono { pending.append(Self.toInt16(value)) }
-    }
-
-    /// Float (full scale ±1.0) to S16, rounded and clipped.
-    ///
-    /// libsndfile normalises 16-bit PCM by 1/32768, so scaling by 32768 gives
-    /// 16-bit files back bit for bit; float files may exceed ±1 (clipped) or
-    /// carry NaN (silenced) and must not trap the conversion.
-    @inline(__always)
-    private static func toInt16(_ value: Float) -> Int16 {
-        if value.isNaN { return 0 }
-        let scaled = (value * 32_768).rounded()
-        if scaled >= 32_767 { return .max }
-        if scaled <= -32_768 { return .min }
-        return Int16(scaled)
+        for value in mono { pending.append(PCMConversion.int16(fromUnitFloat: value)) }
     }
 
     /// Closes the file and resampler; safe to call any number of times.

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import EarsSocket
 import Glibc
 import Synchronization
 
@@ -56,7 +57,12 @@ public final class StatusServer: Sendable {
         groupID: gid_t? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) throws(StatusServerError) {
-        let listener = try UnixSocketListener.open(path: socketPath, mode: mode, groupID: groupID)
+        let listener: UnixSocketListener
+        do {
+            listener = try UnixSocketListener.open(path: socketPath, mode: mode, groupID: groupID)
+        } catch {
+            throw .socket(error)
+        }
         // libmicrohttpd gets a raw pointer as its closure; the +1 retain keeps
         // the box alive for as long as the daemon can call back, and stop()
         // gives it back once the polling thread has been joined.
@@ -189,7 +195,7 @@ public final class StatusServer: Sendable {
     /// live sockets), or `nil` if `fd` is not open.
     private static func socketInode(_ fd: Int32, path: String) -> ino_t? {
         var status = stat()
-        guard (try? Syscall.run("fstat", path: path, { fstat(fd, &status) })) != nil else { return nil }
+        guard (try? SocketCall.run("fstat", path: path, { fstat(fd, &status) })) != nil else { return nil }
         return status.st_ino
     }
 }

@@ -1,5 +1,4 @@
-import EarsStatus
-import Glibc
+import EarsSocket
 
 /// A blocking Wyoming client over a Unix socket, as `ears follow` uses it:
 /// connect, optionally send requests, then read events one at a time.
@@ -10,7 +9,7 @@ public final class WyomingClient {
     /// Why the client could not connect, read or write.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// A socket call failed (`connect` refused, server gone, ...).
-        case socket(StatusServerError)
+        case socket(SocketError)
         /// The server sent something that is not Wyoming.
         case protocolViolation(WyomingProtocolError)
         /// No complete event arrived within the time allowed.
@@ -31,9 +30,8 @@ public final class WyomingClient {
 
     /// The socket path connected to.
     public let socketPath: String
-    private let fd: Int32
+    private let stream: UnixStream
     private var reader: WyomingEventReader
-    private var isClosed = false
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Connects to the Wyoming server at `socketPath`.
@@ -45,19 +43,17 @@ public final class WyomingClient {
     public init(socketPath: String, limits: WyomingEventReader.Limits = .init()) throws(Failure) {
         self.socketPath = socketPath
         do {
-            fd = try WyomingSocket.connect(path: socketPath)
+            stream = try UnixStream.connect(path: socketPath)
         } catch {
             throw .socket(error)
         }
         reader = WyomingEventReader(limits: limits)
     }
 
-    deinit { close() }
-
     /// Writes `event` completely (blocking until the server has taken it).
     public func send(_ event: WyomingEvent) throws(Failure) {
         do {
-            try WyomingSocket.sendAll(fd, event.encoded(), path: socketPath)
+            try stream.sendAll(event.encoded())
         } catch {
             throw .socket(error)
         }
@@ -71,22 +67,22 @@ public final class WyomingClient {
     /// - Throws: `Failure.timedOut`, `.truncated`, `.socket`, or
     ///   `.protocolViolation`.
     public func nextEvent(timeoutSeconds: Double? = nil) throws(Failure) -> WyomingEvent? {
-        let deadline = timeoutSeconds.map { Self.now() + $0 }
+        let deadline = timeoutSeconds.map { MonotonicClock.seconds() + $0 }
         while true {
             do {
                 if let event = try reader.nextEvent() { return event }
             } catch {
                 throw .protocolViolation(error)
             }
-            if let deadline, let timeoutSeconds {
-                let remaining = deadline - Self.now()
-                guard remaining > 0, try waitReadable(milliseconds: Int32(min(remaining * 1000, 1e9).rounded(.up))) else {
-                    throw .timedOut(seconds: timeoutSeconds)
-                }
-            }
             let count: Int
             do {
-                count = try WyomingSocket.receive(fd, into: &buffer, path: socketPath) ?? 0
+                if let deadline, let timeoutSeconds {
+                    count = try stream.receive(into: &buffer, deadlineSeconds: deadline, timeoutSeconds: timeoutSeconds)
+                } else {
+                    count = try stream.receive(into: &buffer) ?? 0
+                }
+            } catch .timedOut {
+                throw .timedOut(seconds: timeoutSeconds ?? 0)
             } catch {
                 throw .socket(error)
             }
@@ -106,27 +102,9 @@ public final class WyomingClient {
         }
     }
 
-    /// Closes the connection. Idempotent.
+    /// Closes the connection (also done when the instance is released).
+    /// Idempotent.
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        WyomingSyscall.close(fd)
-    }
-
-    /// Waits until `fd` is readable (or hung up); false on timeout.
-    private func waitReadable(milliseconds: Int32) throws(Failure) -> Bool {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        do {
-            return try WyomingSyscall.run("poll", path: socketPath) { poll(&descriptor, 1, milliseconds) } > 0
-        } catch {
-            throw .socket(error)
-        }
-    }
-
-    /// Monotonic seconds, for deadlines.
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        stream.close()
     }
 }

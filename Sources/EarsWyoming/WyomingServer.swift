@@ -1,6 +1,6 @@
 import Dispatch
 import EarsCore
-import EarsStatus
+import EarsSocket
 import Foundation
 import Glibc
 import Synchronization
@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Threads: `send` runs on the caller's thread (the audio thread) and only
 /// encodes the event once and appends it to each client's bounded outbox
-/// under a short lock, then pokes an eventfd. One poll thread,
+/// under a short lock, then pokes a wake pipe. One poll thread,
 /// "ears-wyoming", does every socket operation: accepting, writing outboxes
 /// with non-blocking sends, reading requests. A client that stops reading
 /// fills its own outbox and loses its oldest events (counted); a client that
@@ -25,6 +25,12 @@ import Synchronization
 /// `audio-stop` until the next `audio-start`, so each capture it sees is
 /// well-formed.
 ///
+/// Limits: at most `Options.maximumClients` clients in all and
+/// `Options.maximumClientsPerUser` from any one user id (the kernel's
+/// `SO_PEERCRED`, not a claim), so one user's idle connections cannot lock
+/// the others out. A refused client is closed at once (it reads end of
+/// stream); refusals are logged at most once a minute, with a count.
+///
 /// Lifetime: the poll thread keeps the server alive; call `stop()` once done.
 public final class WyomingServer: Sendable {
     /// Tuning and socket-file settings.
@@ -32,9 +38,14 @@ public final class WyomingServer: Sendable {
         /// Events each client's outbox holds before dropping its oldest
         /// (256 is about 25 s of 100 ms chunks: more than a 20 s capture).
         public var queueCapacity: Int
-        /// Clients served at once; later connections are closed at once.
-        /// Bounds memory at about this many full outboxes.
+        /// Clients served at once, all users together; later connections
+        /// are closed at once. Bounds memory at about this many full outboxes
+        /// (64 × 256 events of 3.2 kB: about 52 MB at the very worst).
         public var maximumClients: Int
+        /// Clients served at once from one user id (`SO_PEERCRED`). Below
+        /// `maximumClients`, so a user who fills their share still leaves
+        /// room for everyone else.
+        public var maximumClientsPerUser: Int
         /// Permission bits of the socket file.
         public var mode: mode_t
         /// Group of the socket file, if it should not be the process's.
@@ -42,11 +53,18 @@ public final class WyomingServer: Sendable {
         /// ears' version, shown in `info`.
         public var version: String?
 
+        /// The default `maximumClients`.
+        public static let defaultMaximumClients = 64
+        /// The default `maximumClientsPerUser`: a quarter of the clients.
+        public static let defaultMaximumClientsPerUser = 16
+
         /// Makes options; the defaults suit `ears listen`.
-        public init(queueCapacity: Int = 256, maximumClients: Int = 16, mode: mode_t = 0o660,
+        public init(queueCapacity: Int = 256, maximumClients: Int = defaultMaximumClients,
+                    maximumClientsPerUser: Int = defaultMaximumClientsPerUser, mode: mode_t = 0o660,
                     groupID: gid_t? = nil, version: String? = nil) {
             self.queueCapacity = queueCapacity
             self.maximumClients = maximumClients
+            self.maximumClientsPerUser = maximumClientsPerUser
             self.mode = mode
             self.groupID = groupID
             self.version = version
@@ -78,7 +96,7 @@ public final class WyomingServer: Sendable {
     /// The bound socket; its descriptor is closed by the poll thread.
     let listener: UnixSocketListener
     /// Wakes the poll thread when an outbox gains events or on `stop()`.
-    let wake: WakeSignal
+    let wake: WakePipe
     /// Everything `send` and the poll thread both touch.
     let shared = Mutex(Shared())
     /// As given to `init`.
@@ -101,13 +119,13 @@ public final class WyomingServer: Sendable {
     ///   - wakePhrases: the phrases to list in `info`; called on the poll
     ///     thread for each `describe`, so it must be cheap and thread-safe,
     ///     and must not call `stop()`.
-    /// - Throws: `StatusServerError` naming the failed step.
+    /// - Throws: `SocketError` naming the failed step and what to do.
     public init(socketPath: String, options: Options = Options(), log: EarsLog = .silent,
-                wakePhrases: @escaping @Sendable () -> [String]) throws(StatusServerError) {
+                wakePhrases: @escaping @Sendable () -> [String]) throws(SocketError) {
         let listener = try UnixSocketListener.open(path: socketPath, mode: options.mode, groupID: options.groupID)
         do {
-            try WyomingSocket.setNonBlocking(listener.descriptor, path: socketPath)
-            wake = try WakeSignal(label: socketPath)
+            try listener.setNonBlocking()
+            wake = try WakePipe(label: socketPath)
         } catch {
             listener.close()
             listener.removeSocketFile()
@@ -131,7 +149,7 @@ public final class WyomingServer: Sendable {
     /// Queues `event` for every connected client and returns at once.
     ///
     /// Never blocks on a client: the cost is one encoding and, per client,
-    /// an append under a lock (plus one non-blocking eventfd write). With no
+    /// an append under a lock (plus one non-blocking write to the wake pipe). With no
     /// client connected the event is not even encoded. After `stop()` it
     /// does nothing.
     public func send(_ event: WyomingEvent) {

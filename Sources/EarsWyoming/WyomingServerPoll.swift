@@ -1,11 +1,14 @@
-import EarsStatus
+import EarsSocket
 import Glibc
 
 /// One accepted client, owned by the poll thread alone (so no locking): the
 /// socket, the event being written, and the reader for what it sends.
 private final class Connection {
     let id: UInt64
-    let fd: Int32
+    /// The socket; closed by `disconnect` (or when the connection is released).
+    let stream: UnixStream
+    /// The peer's user id, as counted by the connection limiter.
+    let userID: uid_t
     var reader = WyomingEventReader(limits: .init(headerBytes: 64 * 1024, dataBytes: 256 * 1024, payloadBytes: 1 << 20))
     /// The encoded event being written and how much of it has gone; an event
     /// is never abandoned half-written, or the stream would be corrupt.
@@ -19,9 +22,10 @@ private final class Connection {
     /// and the total when it disconnects.
     var reportedDrops = 0
 
-    init(id: UInt64, fd: Int32) {
+    init(id: UInt64, stream: UnixStream, userID: uid_t) {
         self.id = id
-        self.fd = fd
+        self.stream = stream
+        self.userID = userID
     }
 }
 
@@ -31,6 +35,8 @@ extension WyomingServer {
     func serve() {
         var connections: [Connection] = []
         var nextID: UInt64 = 1
+        var limiter = ConnectionLimiter(maximumConnections: options.maximumClients,
+                                        maximumPerUser: options.maximumClientsPerUser)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             var fds = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0),
@@ -39,10 +45,13 @@ extension WyomingServer {
                 var events: Int16 = 0
                 if !connection.readClosed { events |= Int16(POLLIN) }
                 if connection.wantsWrite { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                fds.append(pollfd(fd: connection.stream.descriptor, events: events, revents: 0))
             }
+            // Sleep for ever, or until refusals held back are due in the log.
+            let timeout = limiter.secondsUntilNotice(nowSeconds: MonotonicClock.seconds())
+                .map { Int32(min($0 * 1000, 1e9).rounded(.up)) } ?? -1
             do {
-                try WyomingSyscall.run("poll", path: socketPath) { poll(&fds, nfds_t(fds.count), -1) }
+                try SocketCall.poll(&fds, timeoutMilliseconds: timeout, path: socketPath)
             } catch {
                 // Only EINVAL or ENOMEM are possible; pause rather than spin.
                 log.error("wyoming: \(error)")
@@ -66,12 +75,16 @@ extension WyomingServer {
                     closed.append((connection, "hung up"))
                 }
             }
-            if fds[1].revents != 0 { acceptClients(&connections, nextID: &nextID) }
+            if fds[1].revents != 0 { acceptClients(&connections, nextID: &nextID, limiter: &limiter) }
+            if let notice = limiter.pendingNotice(nowSeconds: MonotonicClock.seconds()) {
+                log.warning("wyoming: \(notice)")
+            }
             for connection in connections where !closed.contains(where: { $0.0 === connection }) {
                 if let problem = flush(connection) { closed.append((connection, problem)) }
             }
             for (connection, reason) in closed {
                 disconnect(connection, reason: reason)
+                limiter.release(userID: connection.userID)
                 connections.removeAll { $0 === connection }
             }
         }
@@ -79,14 +92,16 @@ extension WyomingServer {
         listener.close()
     }
 
-    /// Accepts every pending connection; beyond `maximumClients` a client is
-    /// closed straight away (it sees end of stream, not a hang).
-    private func acceptClients(_ connections: inout [Connection], nextID: inout UInt64) {
+    /// Accepts every pending connection. One over a limit (see
+    /// `ConnectionLimiter`) is closed straight away: it sees end of stream,
+    /// not a hang, and the refusal is counted for the next notice.
+    private func acceptClients(_ connections: inout [Connection], nextID: inout UInt64,
+                               limiter: inout ConnectionLimiter) {
         while true {
-            let fd: Int32
+            let stream: UnixStream
             do {
-                guard let accepted = try acceptOne() else { return }
-                fd = accepted
+                guard let accepted = try listener.accept() else { return }
+                stream = accepted
             } catch .system(_, _, ECONNABORTED) {
                 continue
             } catch {
@@ -96,9 +111,19 @@ extension WyomingServer {
                 usleep(100_000)
                 return
             }
-            guard connections.count < options.maximumClients else {
-                log.warning("wyoming: refusing a client: already \(connections.count) connected (the limit)")
-                WyomingSyscall.close(fd)
+            let peer: PeerCredentials
+            do {
+                peer = try stream.peerCredentials()
+            } catch {
+                // Without a uid the per-user limit cannot be applied: refuse.
+                log.warning("wyoming: refusing a client whose user is unknown: \(error)")
+                stream.close()
+                continue
+            }
+            if case let .refused(notice) = limiter.admit(userID: peer.userID, nowSeconds: MonotonicClock.seconds()) {
+                // Held-back refusals are reported later, from `serve`.
+                if let notice { log.warning("wyoming: \(notice)") }
+                stream.close()
                 continue
             }
             let id = nextID
@@ -108,27 +133,9 @@ extension WyomingServer {
                 state.outboxes[id] = WyomingOutbox(capacity: capacity, skippingCapture: state.captureOpen)
                 return state.outboxes.count
             }
-            connections.append(Connection(id: id, fd: fd))
-            log.info("wyoming: client \(id) connected (\(count) connected)")
+            connections.append(Connection(id: id, stream: stream, userID: peer.userID))
+            log.info("wyoming: client \(id) connected (uid \(peer.userID); \(count) connected)")
         }
-    }
-
-    /// One pending connection, non-blocking and close-on-exec; nil if none.
-    private func acceptOne() throws(StatusServerError) -> Int32? {
-        // Plain accept: Glibc's module map hides accept4 (_GNU_SOURCE), so
-        // the flags are set right after. The close-on-exec gap is harmless:
-        // ears starts no programs while serving.
-        guard let fd = try WyomingSyscall.runNonBlocking("accept", path: socketPath, { accept(listener.descriptor, nil, nil) }) else {
-            return nil
-        }
-        do {
-            try WyomingSyscall.run("fcntl(F_SETFD)", path: socketPath) { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            try WyomingSocket.setNonBlocking(fd, path: socketPath)
-        } catch {
-            WyomingSyscall.close(fd)
-            throw error
-        }
-        return fd
     }
 
     /// Reads what the client sent and answers requests. Returns why the
@@ -139,7 +146,7 @@ extension WyomingServer {
         for _ in 0..<8 {
             let count: Int
             do {
-                guard let received = try WyomingSocket.receive(connection.fd, into: &buffer, path: socketPath) else { return nil }
+                guard let received = try connection.stream.receive(into: &buffer) else { return nil }
                 count = received
             } catch {
                 return "read failed: \(error)"
@@ -180,19 +187,20 @@ extension WyomingServer {
     /// Writes queued events until the outbox is empty or the socket is full.
     /// Returns why the client must be disconnected, or nil.
     private func flush(_ connection: Connection) -> String? {
+        let id = connection.id
+        // Checked on every pass, not only when an event is taken: a client
+        // that never reads keeps its socket full, so nothing is ever taken.
+        let dropped = shared.withLock { $0.outboxes[id]?.dropped ?? 0 }
+        if dropped > connection.reportedDrops {
+            // Logged here, not in `send`: the audio thread writes no logs.
+            if connection.reportedDrops == 0 {
+                log.warning("wyoming: client \(id) is not keeping up; dropping its oldest events")
+            }
+            connection.reportedDrops = dropped
+        }
         while true {
             if connection.written == connection.writing.count {
-                let id = connection.id
-                let (next, dropped) = shared.withLock { state in
-                    (state.outboxes[id]?.popFirst(), state.outboxes[id]?.dropped ?? 0)
-                }
-                if dropped > connection.reportedDrops {
-                    // Logged here, not in `send`: the audio thread writes no logs.
-                    if connection.reportedDrops == 0 {
-                        log.warning("wyoming: client \(id) is not keeping up; dropping its oldest events")
-                    }
-                    connection.reportedDrops = dropped
-                }
+                let next = shared.withLock { $0.outboxes[id]?.popFirst() }
                 guard let next else {
                     connection.writing = []
                     connection.written = 0
@@ -204,7 +212,7 @@ extension WyomingServer {
             }
             let count: Int
             do {
-                count = try WyomingSocket.sendSome(connection.fd, connection.writing, from: connection.written, path: socketPath)
+                count = try connection.stream.sendSome(connection.writing, from: connection.written)
             } catch {
                 return "write failed: \(error)"
             }
@@ -221,7 +229,7 @@ extension WyomingServer {
         let (dropped, remaining) = shared.withLock { state in
             (state.outboxes.removeValue(forKey: connection.id)?.dropped ?? 0, state.outboxes.count)
         }
-        WyomingSyscall.close(connection.fd)
+        connection.stream.close()
         let drops = dropped > 0 ? ", \(dropped) events dropped" : ""
         log.info("wyoming: client \(connection.id) disconnected (\(reason)\(drops); \(remaining) connected)")
     }

@@ -1,0 +1,108 @@
+"""The soak's verdict and the section it writes into docs/operations.md."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sampler import Sample
+
+RSS_SLOPE_LIMIT_KIB_PER_MINUTE = 1.0
+BEGIN = "<!-- soak:begin (written by bench/soak.py) -->"
+END = "<!-- soak:end -->"
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys on xs (0 with fewer than two points)."""
+    if len(xs) < 2:
+        return 0.0
+    mean_x = sum(xs) / len(xs)
+    mean_y = sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    if spread == 0:
+        return 0.0
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The soak's figures and whether each passed."""
+
+    audio_minutes: float
+    wall_minutes: float
+    speed: float
+    calls: int
+    heard: int
+    extra_wakes: int
+    rss_start_kib: int
+    rss_end_kib: int
+    rss_slope_kib_per_minute: float
+    fds_min: int
+    fds_max: int
+    threads_min: int
+    threads_max: int
+    dropped: int
+    warmup_minutes: float
+
+    @property
+    def passed(self) -> bool:
+        return (self.rss_slope_kib_per_minute < RSS_SLOPE_LIMIT_KIB_PER_MINUTE
+                and self.fds_min == self.fds_max and self.heard == self.calls)
+
+    def lines(self) -> list[str]:
+        def mark(ok: bool) -> str:
+            return "pass" if ok else "FAIL"
+        return [
+            f"| audio | {self.audio_minutes:.1f} min fed at {self.speed:g}× real time, heard in {self.wall_minutes:.1f} min wall |  |",
+            f"| calls heard | {self.heard} of {self.calls} | {mark(self.heard == self.calls)} (every call) |",
+            f"| other wakes | {self.extra_wakes} | (not judged: other speech is read sentences) |",
+            f"| RSS | {self.rss_start_kib / 1024:.1f} → {self.rss_end_kib / 1024:.1f} MiB; slope after {self.warmup_minutes:g} min warm-up {self.rss_slope_kib_per_minute:+.2f} kB per wall minute | {mark(self.rss_slope_kib_per_minute < RSS_SLOPE_LIMIT_KIB_PER_MINUTE)} (< {RSS_SLOPE_LIMIT_KIB_PER_MINUTE:g} kB/min) |",
+            f"| open descriptors | {self.fds_min}–{self.fds_max} | {mark(self.fds_min == self.fds_max)} (flat) |",
+            f"| threads | {self.threads_min}–{self.threads_max} |  |",
+            f"| chunks the ear dropped | {self.dropped} |  |",
+        ]
+
+
+def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: float,
+          warmup_minutes: float, tolerance_seconds: float = 2.5) -> Verdict:
+    """Matches wakes (audio seconds) to calls (audio seconds where each phrase ends) and fits RSS."""
+    heard = 0
+    used: set[int] = set()
+    for call in calls:
+        for index, wake in enumerate(wakes):
+            if index not in used and call - 0.5 <= wake <= call + tolerance_seconds:
+                used.add(index)
+                heard += 1
+                break
+    settled = [s for s in samples if s.wall_seconds / 60 >= warmup_minutes]
+    fitted = slope([s.wall_seconds / 60 for s in settled], [float(s.rss_kib) for s in settled])
+    # Descriptors and threads are judged after warm-up too: the first chunks open the engine's files.
+    return Verdict(
+        audio_minutes=samples[-1].audio_seconds / 60, wall_minutes=samples[-1].wall_seconds / 60, speed=speed,
+        calls=len(calls), heard=heard, extra_wakes=len(wakes) - len(used),
+        rss_start_kib=settled[0].rss_kib, rss_end_kib=settled[-1].rss_kib, rss_slope_kib_per_minute=fitted,
+        fds_min=min(s.fds for s in settled), fds_max=max(s.fds for s in settled),
+        threads_min=min(s.threads for s in settled), threads_max=max(s.threads for s in settled),
+        dropped=samples[-1].dropped, warmup_minutes=warmup_minutes,
+    )
+
+
+def write_doc(path: Path, verdict: Verdict, command: str, when: str, commit: str) -> None:
+    """Replaces the soak section of `path` (between its markers) with this run's figures."""
+    body = "\n".join([
+        BEGIN,
+        f"Measured {when} at {commit} by `{command}` (2 shared cores): "
+        f"**{'pass' if verdict.passed else 'FAIL'}**.",
+        "",
+        "| what | figure | verdict |",
+        "|---|---|---|",
+        *verdict.lines(),
+        END,
+    ])
+    text = path.read_text()
+    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: body, text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + body + "\n"
+    path.write_text(text)
