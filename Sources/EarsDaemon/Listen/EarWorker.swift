@@ -98,17 +98,15 @@ final class EarWorker: @unchecked Sendable {
             earlierNearMisses += judge.nearMisses
             earlierRefused += judge.refused
         }
+        // A judge alone goes in as it is: the engine's stream goes on.
         judge = loaded.judge
-        if let newEar = loaded.ear {
-            if let ear {
-                newEar.continueCounting(from: ear.meter)
-                ear.resetEngines()
-            }
-            ear = newEar
-            needsStart = true
-        } else {
-            // A new detector has no per-stream state to carry: nothing to restart.
+        guard let newEar = loaded.ear else { return }
+        if let ear {
+            newEar.continueCounting(from: ear.meter)
+            ear.resetEngines()
         }
+        ear = newEar
+        needsStart = true
     }
 
     private func countDrops(_ drops: Int) {
