@@ -64,7 +64,13 @@ public final class SpeexNoiseSuppressor: NoiseSuppressor {
             try set(state, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, Int32(suppressionDecibels), "noise suppress")
             try set(state, SPEEX_PREPROCESS_SET_AGC, 0, "agc")
             try set(state, SPEEX_PREPROCESS_SET_DEREVERB, 0, "dereverb")
-            try set(state, SPEEX_PREPROCESS_SET_VAD, 0, "vad")
+            // The voice detector starts off. Setting it at all makes
+            // speexdsp print a warning on stderr, and a fresh state is made
+            // at every stream start (after each hole a slow ear leaves), so
+            // it is switched off only should a speexdsp ever start with it on.
+            if try ctl(state, SPEEX_PREPROCESS_GET_VAD, 0, "vad") != 0 {
+                try set(state, SPEEX_PREPROCESS_SET_VAD, 0, "vad")
+            }
         } catch {
             speex_preprocess_state_destroy(state)
             throw error
@@ -72,10 +78,17 @@ public final class SpeexNoiseSuppressor: NoiseSuppressor {
         return state
     }
 
-    /// The one funnel for `speex_preprocess_ctl`: a non-zero return is a typed error.
+    /// Sets a preprocessor setting through the funnel.
     private static func set(_ state: OpaquePointer, _ request: Int32, _ value: Int32, _ name: String) throws(NoiseSuppressorError) {
+        _ = try ctl(state, request, value, name)
+    }
+
+    /// The one funnel for `speex_preprocess_ctl`: a non-zero return is a
+    /// typed error; returns the value as the call left it (a GET fills it in).
+    private static func ctl(_ state: OpaquePointer, _ request: Int32, _ value: Int32, _ name: String) throws(NoiseSuppressorError) -> Int32 {
         var value = value
         let result = speex_preprocess_ctl(state, request, &value)
         if result != 0 { throw .badSetting("speex_preprocess_ctl(\(name)) returned \(result)") }
+        return value
     }
 }
