@@ -184,7 +184,7 @@ extension StatusReport {
         out.family("ears_cpu_ratio", .gauge,
                    help: "The process's own CPU use over the last sampling window, as a fraction of one core.",
                    value: cpuPercent / 100)
-        out.family("ears_ear_chunks_total", .counter, help: "Audio chunks that arrived from the microphone.",
+        out.family("ears_ear_chunks_total", .counter, help: "Audio chunks the ear decoded (dropped ones are counted apart).",
                    value: Double(ear.chunks))
         out.family("ears_ear_fed_chunks_total", .counter, help: "Audio buffers handed to the transcriber.",
                    value: Double(ear.fed))

@@ -25,6 +25,7 @@ final class EarWorker: @unchecked Sendable {
     private let earText: (@Sendable (String) -> Void)?
     private let decodeDelaySeconds: Double
     private let pending = Mutex<LoadedEngine?>(nil)
+    private let finished = Atomic<Bool>(false)
 
     private var ear: Ear?
     private var judge: WakeJudge?
@@ -72,7 +73,12 @@ final class EarWorker: @unchecked Sendable {
         thread.start()
     }
 
+    /// Whether the thread has left its loop (after `stopping`, once the chunk
+    /// in hand is decoded).
+    var hasFinished: Bool { finished.load(ordering: .acquiring) }
+
     private func run() {
+        defer { finished.store(true, ordering: .releasing) }
         while !shared.isStopping {
             guard let (work, drops) = shared.queue.pop(timeoutSeconds: Self.popWaitSeconds) else {
                 swapInPending()

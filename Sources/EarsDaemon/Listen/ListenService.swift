@@ -64,8 +64,11 @@ public final class ListenService: Sendable {
         loader.wakeForStop()
     }
 
-    /// Whether `run()` has returned (the audio owner ended its loop and any capture).
-    public var hasFinished: Bool { owner.hasFinished }
+    /// Whether `run()` has returned (the audio owner ended its loop and any
+    /// capture) and the ear's thread has left its loop, so the process can
+    /// exit without tearing a library down under a decode. The caller
+    /// bounds its wait (a decode can be slow); the loader is never waited for.
+    public var hasFinished: Bool { owner.hasFinished && worker.hasFinished }
 
     /// Monotonic seconds (`ProcessClock`) of the audio owner's last turn: a
     /// chunk read, a look at a loading engine, or a 100 ms step of a retry
