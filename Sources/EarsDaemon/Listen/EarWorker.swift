@@ -26,6 +26,9 @@ final class EarWorker: @unchecked Sendable {
     private let decodeDelaySeconds: Double
     private let pending = Mutex<LoadedEngine?>(nil)
     private let finished = Atomic<Bool>(false)
+    /// Monotonic microseconds of the loop's last turn: a chunk decoded, or a
+    /// 100 ms wait for one. An engine wedged in C code stops it.
+    private let lastBeat = Atomic<Int>(0)
 
     private var ear: Ear?
     private var judge: WakeJudge?
@@ -66,8 +69,16 @@ final class EarWorker: @unchecked Sendable {
         }
     }
 
+    /// Monotonic seconds (`ProcessClock`) of the loop's last turn.
+    var lastBeatSeconds: Double { Double(lastBeat.load(ordering: .relaxed)) / 1_000_000 }
+
+    private func beat() {
+        lastBeat.store(Int(ProcessClock.monotonicSeconds() * 1_000_000), ordering: .relaxed)
+    }
+
     /// Starts the thread. It ends soon after `stopping` is set; it is never joined.
     func start() {
+        beat()
         let thread = Thread { [self] in self.run() }
         thread.name = "ears-ear"
         thread.start()
@@ -80,6 +91,7 @@ final class EarWorker: @unchecked Sendable {
     private func run() {
         defer { finished.store(true, ordering: .releasing) }
         while !shared.isStopping {
+            beat()
             guard let (work, drops) = shared.queue.pop(timeoutSeconds: Self.popWaitSeconds) else {
                 swapInPending()
                 continue

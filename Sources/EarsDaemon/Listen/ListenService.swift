@@ -70,10 +70,13 @@ public final class ListenService: Sendable {
     /// bounds its wait (a decode can be slow); the loader is never waited for.
     public var hasFinished: Bool { owner.hasFinished && worker.hasFinished }
 
-    /// Monotonic seconds (`ProcessClock`) of the audio owner's last turn: a
-    /// chunk read, a look at a loading engine, or a 100 ms step of a retry
-    /// wait. A stuck loop stops moving it; `LoopWatchdog` reads it.
-    public var lastBeatSeconds: Double { owner.lastBeatSeconds }
+    /// Monotonic seconds (`ProcessClock`) of the older of two last turns:
+    /// the audio owner's (a chunk read, a look at a loading engine, a 100 ms
+    /// step of a retry wait) and the ear's (a chunk decoded, a 100 ms wait
+    /// for one). A read stuck in a driver or an engine wedged in C code stops
+    /// moving it; a merely slow decoder does not. `LoopWatchdog` reads it.
+    /// Engine loads are not in it: a long load is not a hang.
+    public var lastBeatSeconds: Double { min(owner.lastBeatSeconds, worker.lastBeatSeconds) }
 
     /// Hands the service a newly read configuration (`ListenReloader`).
     /// Keys that only change at restart keep their old values (`ReloadPlan`).
