@@ -71,6 +71,33 @@ import Testing
         #expect(daemon.terminate(within: 3) == 0)
     }
 
+    @Test("an engine stuck in a decode holds the watchdog pings while the microphone goes on, and SIGTERM does not wait for it")
+    func aStuckEngineHoldsTheWatchdog() throws {
+        let dir = try scratchDirectory("stuck-engine")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mic = try AlsaFixture(directory: dir, dropsWhenFull: true)
+        defer { mic.stop() }
+        let notify = try NotifySocket(path: dir + "/notify.sock")
+        defer { notify.shutdown() }
+        // 20 s per chunk: against a 2 s watchdog, the engine is wedged.
+        let environment = ["EARS_DEBUG_DECODE_DELAY_MS": "20000", "NOTIFY_SOCKET": notify.path,
+                           "WATCHDOG_USEC": Self.watchdogMicroseconds].merging(mic.environment) { $1 }
+        let daemon = try EarsDaemon(["listen", "--device", "cap", "--runtime-dir", dir + "/run"], environment: environment)
+        defer { _ = daemon.terminate() }
+        mic.startFeeding()
+        let socket = dir + "/run/status.sock"
+        try #require(waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" } != nil, "\(daemon.output)")
+        let stuck = daemon.waitForLine(within: 8) { $0.contains("the audio loop has not turned") }
+        #expect(stuck != nil, "the pings went on with the engine stuck: \(daemon.output)")
+        // The microphone side still turns: no audio lost.
+        let captured = waitForStatus(socket, within: 5) { _ in true }
+        #expect(object(captured, "audio")["gap_s"] as? Double == 0)
+        #expect(mic.blocksDropped <= 5, "the feeder dropped \(mic.blocksDropped) blocks")
+        let sentAt = Date()
+        #expect(daemon.terminate(within: 5) == 0, "\(daemon.output)")
+        #expect(Date().timeIntervalSince(sentAt) < 2, "exit waited for the stuck decode")
+    }
+
     @Test("SIGTERM while the engine loads (30 s, as if stuck in C code) exits at once")
     func sigtermMidLoadExitsAtOnce() throws {
         let dir = try scratchDirectory("slow-load")
