@@ -29,10 +29,6 @@ public enum StatusServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// everyone. `reason` says which.
     case unsafeDirectory(path: String, reason: String)
 
-    /// libmicrohttpd refused to start on the listening socket (it reports no
-    /// reason; typically out of memory or threads).
-    case daemonStartFailed(path: String)
-
     /// One line for logs, for example
     /// `bind(/run/ears/status.sock): Permission denied (errno 13)`.
     public var description: String {
@@ -47,8 +43,6 @@ public enum StatusServerError: Error, Sendable, Equatable, CustomStringConvertib
             return "another server is already listening on \(path)"
         case let .unsafeDirectory(path, reason):
             return "unsafe socket directory \(path): \(reason)"
-        case let .daemonStartFailed(path):
-            return "libmicrohttpd failed to start on \(path)"
         }
     }
 }
