@@ -135,12 +135,17 @@ def main() -> int:
             thread.start()
             time.sleep(2 * TRICKLE_SECONDS)  # the crowd is connected and trickling
             latencies: list[float] = []
-            for _ in range(arguments.requests):
-                latencies.append(timed_request(path))
-                time.sleep(arguments.interval)
+            try:
+                for _ in range(arguments.requests):
+                    latencies.append(timed_request(path))
+                    time.sleep(arguments.interval)
+            except (OSError, RuntimeError) as failure:
+                print(f"GET /ears failed after {len(latencies)} answers: {failure!r}", file=sys.stderr)
+                return 1
+            finally:
+                crowd.stop.set()
+                thread.join()
             latencies.sort()
-            crowd.stop.set()
-            thread.join()
         finally:
             if daemon:
                 daemon.terminate()
