@@ -107,8 +107,12 @@ public final class StatusServer: Sendable {
         self.running = Mutex(loop)
         // The thread holds the loop, not the server, so dropping the last
         // reference to the server still reaches `deinit` and stops it.
-        let thread = Thread { loop.run() }
-        thread.name = "ears-status"
+        // Named from inside: Foundation passes a name to the kernel (what
+        // top and ps show) only when the thread names itself.
+        let thread = Thread {
+            Thread.current.name = "ears-status"
+            loop.run()
+        }
         thread.start()
     }
 
