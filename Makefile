@@ -8,7 +8,7 @@ CONFIG       ?=
 BUILD_DIR    ?= .build
 APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfile1-dev \
                 libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
-                pocketsphinx-en-us libmicrohttpd-dev libsystemd-dev libspeexdsp-dev \
+                pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
                 mandoc groff-base

@@ -23,8 +23,6 @@ let package = Package(
                        providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CPocketSphinx", path: "Sources/CPocketSphinx", pkgConfig: "pocketsphinx",
                        providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CSpeexDSP", path: "Sources/CSpeexDSP", pkgConfig: "speexdsp",
                        providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
@@ -45,7 +43,8 @@ let package = Package(
         .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
         // Every Unix socket: listener, connect, poll, peer credentials, one SocketError.
         .target(name: "EarsSocket", path: "Sources/EarsSocket"),
-        .target(name: "EarsStatus", dependencies: ["EarsCore", "EarsSocket", "CMicroHTTPD"], path: "Sources/EarsStatus"),
+        // The status socket: its own small HTTP/1.1 server on EarsSocket.
+        .target(name: "EarsStatus", dependencies: ["EarsSocket"], path: "Sources/EarsStatus"),
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
@@ -78,6 +77,8 @@ let package = Package(
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
+        // The status server's request decoder and its behaviour on a real socket.
+        .testTarget(name: "EarsStatusTests", dependencies: ["EarsStatus"], path: "Tests/EarsStatusTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -60,3 +60,9 @@ bench-wake: release bench-setup
 ## bench-wake-quick: the same on a small corpus (a few minutes), to try the harness.
 bench-wake-quick: release bench-setup
 	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --quick --out $(BENCH_OUT)/quick $(BENCH_ARGS)
+
+.PHONY: bench-hostile
+
+## bench-hostile: GET /ears latency (p50/p99) on the status socket while 200 slow clients hold it (release build).
+bench-hostile: release
+	bench/hostile_status.py $(BUILD_DIR)/release/ears

@@ -1,18 +1,23 @@
+// Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
+// compiles this file with HTTPRequestDecoder.swift and nothing else.
+
 /// One HTTP request as the status server's handler sees it.
 ///
-/// Deliberately minimal: the status API is read-only and keyed by method and
-/// path, so headers and bodies are never read (nor buffered, nor logged).
+/// Deliberately minimal: the status API is keyed by method and path, so
+/// headers are checked (see `HTTPRequestDecoder`) but not kept, and bodies
+/// are never read (nor buffered, nor logged).
 public struct HTTPRequest: Sendable, Equatable {
     /// The request method exactly as sent, for example `"GET"` or `"HEAD"`.
-    /// libmicrohttpd does not normalise case, so neither does this.
+    /// Methods are case-sensitive (RFC 9110 §9.1), so it is not normalised.
     public var method: String
 
-    /// The request target's path, percent-decoded by libmicrohttpd, with the
-    /// query string (everything from `?`) already removed, for example
-    /// `"/ears"`.
+    /// The request target's path as sent, with the query string (everything
+    /// from `?`) removed, for example `"/ears"`. Not percent-decoded: no
+    /// route needs it, so `/%65ars` is simply not `/ears`. An absolute-form
+    /// target (`http://host/ears`) is reduced to its path.
     public var path: String
 
-    /// Creates a request; used by the server and by route-table tests.
+    /// Creates a request; used by the decoder and by route-table tests.
     public init(method: String, path: String) {
         self.method = method
         self.path = path
@@ -21,20 +26,21 @@ public struct HTTPRequest: Sendable, Equatable {
 
 /// The answer a handler gives for one `HTTPRequest`.
 ///
-/// The server copies it into libmicrohttpd (`MHD_RESPMEM_MUST_COPY`), so the
-/// value can be built from temporary storage. libmicrohttpd itself adds
-/// `Content-Length`, `Date` and `Connection`, and drops the body for `HEAD`.
+/// The server adds `Content-Length` and `Connection: close` itself and drops
+/// the body for `HEAD` (see `encoded(headOnly:)`).
 public struct HTTPResponse: Sendable, Equatable {
     /// The status code, 100...999. Anything else makes the server send a
-    /// 500 instead, because libmicrohttpd refuses to queue it.
+    /// 500 instead (see `encoded(headOnly:)`).
     public var status: Int
 
     /// The `Content-Type` header value, for example `"application/json"`.
     public var contentType: String
 
     /// Further response headers by name (sent in name order, after
-    /// `Content-Type`). Values must not contain CR or LF; `Content-Length`,
-    /// `Connection` and `Transfer-Encoding` are libmicrohttpd's to set.
+    /// `Content-Type`). Names must be HTTP tokens and values must not
+    /// contain CR, LF or NUL; `Content-Length`, `Connection` and
+    /// `Transfer-Encoding` are the server's to set. A response breaking
+    /// these rules is replaced by a 500.
     public var headers: [String: String]
 
     /// The body bytes, sent as they are.
@@ -98,5 +104,87 @@ public struct HTTPResponse: Sendable, Equatable {
     /// value with a line break).
     public static var internalServerError: HTTPResponse {
         .text("internal server error\n", status: 500)
+    }
+}
+
+extension HTTPResponse {
+    /// Headers the server writes itself; a handler setting one is a bug.
+    private static let reservedHeaderNames: Set<String> = ["content-length", "connection", "transfer-encoding"]
+
+    /// The whole response as HTTP/1.1 bytes: status line, `Content-Type`,
+    /// the handler's headers in name order, `Content-Length` (the body's
+    /// length even when `headOnly`), `Connection: close`, a blank line and
+    /// the body (omitted when `headOnly`, the answer to `HEAD`).
+    ///
+    /// - Returns: nil if the response cannot be sent as given: a status
+    ///   outside 100...999, a header name that is not a token or is one of
+    ///   the server's own, or a value (content type included) containing CR,
+    ///   LF or NUL. The server then sends `internalServerError` instead.
+    package func encoded(headOnly: Bool) -> [UInt8]? {
+        guard (100...999).contains(status), Self.isValidValue(contentType) else { return nil }
+        var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\nContent-Type: \(contentType)\r\n"
+        for name in headers.keys.sorted() {
+            let value = headers[name] ?? ""
+            guard HTTPSyntax.isToken(name.utf8), !Self.reservedHeaderNames.contains(name.lowercased()),
+                  Self.isValidValue(value)
+            else { return nil }
+            head += "\(name): \(value)\r\n"
+        }
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return headOnly ? Array(head.utf8) : Array(head.utf8) + body
+    }
+
+    /// A header value the wire can carry: no CR, LF or NUL (which would end
+    /// or split the header).
+    private static func isValidValue(_ value: String) -> Bool {
+        !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
+    }
+
+    /// The reason phrase for the codes this server sends; empty for others
+    /// (RFC 9112 allows an empty reason; clients must ignore it anyway).
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 414: "URI Too Long"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: ""
+        }
+    }
+}
+
+/// Character classes from RFC 9110 §5.6, shared by the decoder and the
+/// response encoder.
+enum HTTPSyntax {
+    /// Whether `bytes` is a non-empty `token`: the characters a method or a
+    /// header name may use.
+    static func isToken(_ bytes: some Sequence<UInt8>) -> Bool {
+        var any = false
+        for byte in bytes {
+            guard isTokenCharacter(byte) else { return false }
+            any = true
+        }
+        return any
+    }
+
+    /// The punctuation `tchar` allows.
+    private static let tokenSymbols: [UInt8] = Array("!#$%&'*+-.^_`|~".utf8)
+
+    /// `tchar`: ASCII letters and digits and ``!#$%&'*+-.^_`|~``.
+    static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return tokenSymbols.contains(byte)
+        }
     }
 }

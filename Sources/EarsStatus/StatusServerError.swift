@@ -10,18 +10,12 @@ public enum StatusServerError: Error, Sendable, Equatable, CustomStringConvertib
     /// the path and what to do.
     case socket(SocketError)
 
-    /// libmicrohttpd refused to start on the listening socket (it reports no
-    /// reason; typically out of memory or threads).
-    case daemonStartFailed(path: String)
-
     /// One line for logs, for example
     /// `bind(/run/ears/status.sock): Permission denied (errno 13); check …`.
     public var description: String {
         switch self {
         case let .socket(error):
             return error.description
-        case let .daemonStartFailed(path):
-            return "libmicrohttpd failed to start on \(path); the machine may be out of memory or threads"
         }
     }
 }
