@@ -39,13 +39,17 @@ import Testing
         #expect(backlog.pop() == 10_000 - backlog.capacity)
     }
 
-    @Test("the default bound is well under the 3.5 s ring, so a late wake finds its whole pre-roll")
+    @Test("the default bound is well under the 3.5 s ring, so a late wake still finds the phrase in its pre-roll")
     func theDefaultBoundIsWellUnderTheRing() {
         // The oldest chunk's wake comes back at most the backlog plus the
-        // chunk being read late; its 3 s pre-roll must still be in the ring.
+        // chunk being read late; what the ring still holds before the wake
+        // must cover a spoken phrase.
         let lateChunks = DecodeBacklog<Int>.defaultCapacityChunks + 1
         let lateSeconds = Double(lateChunks * AudioFormat.chunkSamples) / Double(AudioFormat.sampleRate)
-        #expect(lateSeconds + CaptureLimits.wakePreRollSeconds <= Ear.ringSeconds + 1e-9)
+        #expect(Ear.ringSeconds - lateSeconds >= DecodeBacklog<Int>.minimumLateWakePreRollSeconds)
+        #expect(DecodeBacklog<Int>.minimumLateWakePreRollSeconds <= CaptureLimits.wakePreRollSeconds)
+        // And it is long enough to ride out a second's hiccup without dropping.
+        #expect(lateSeconds > 1.0)
     }
 
     @Test("clearing a closed stream's chunks is not counted as dropping them")

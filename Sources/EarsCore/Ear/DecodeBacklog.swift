@@ -11,13 +11,21 @@
 /// Pure: no locks and no clocks; the caller (`ChunkQueue` in EarsDaemon)
 /// guards it. Generic so the policy is tested on plain numbers.
 public struct DecodeBacklog<Element>: Sendable where Element: Sendable {
-    /// Chunks the backlog holds by default: 0.4 s of 100 ms chunks. A wake
-    /// decoded from the oldest chunk reaches the audio owner at most this
-    /// plus one chunk late, and 0.4 + 0.1 + 3 s of pre-roll fit the audio
-    /// owner's 3.5 s ring, so even a late wake's capture has its whole
-    /// pre-roll. A decoder that is merely uneven (a long utterance's end)
-    /// catches up within it; one that is slow for good drops.
-    public static var defaultCapacityChunks: Int { 4 }
+    /// Chunks the backlog holds by default: 1.2 s of 100 ms chunks. Long
+    /// enough that a decoder that is merely uneven (a long utterance's end,
+    /// the verifier's search at a candidate, a busy machine's scheduling)
+    /// catches up without the detector losing audio: a drop restarts the
+    /// engine's stream, and a phrase spanning it is missed. Short enough
+    /// that a wake decoded from the oldest chunk, reaching the audio owner at
+    /// most 1.3 s late, still finds `minimumLateWakePreRollSeconds` (more
+    /// than a spoken phrase) of pre-roll in the audio owner's 3.5 s ring;
+    /// the capture's pre-roll is then shorter than its usual 3 s by the
+    /// lateness past 0.5 s. A decoder slow for good drops.
+    public static var defaultCapacityChunks: Int { 12 }
+
+    /// The least pre-roll, in seconds, a wake decoded from the oldest waiting
+    /// chunk still finds in the 3.5 s ring (a phrase is said in under 2 s).
+    public static var minimumLateWakePreRollSeconds: Double { 2.0 }
 
     /// The most elements held at once.
     public let capacity: Int

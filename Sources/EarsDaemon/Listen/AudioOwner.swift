@@ -14,8 +14,9 @@ import Synchronization
 /// opens; every failure becomes `closed` with its sentence, then a retry after
 /// 1 s, 2 s, … 30 s. A wake found by the ear comes back through `shared.wakes`
 /// and starts a capture from the ring: wakes carry absolute sample offsets,
-/// so one found late still finds its pre-roll while the queue's bound
-/// (0.4 s) stays well under the ring's length.
+/// so one found late still finds the phrase in its pre-roll while the
+/// queue's bound (1.2 s, `DecodeBacklog.defaultCapacityChunks`) stays well
+/// under the ring's length.
 final class AudioOwner: @unchecked Sendable {
     // @unchecked: everything below but the atomics is touched only on the
     // audio owner's thread.

@@ -5,7 +5,7 @@ import Synchronization
 /// each on its own thread, so the microphone never waits for the decoder.
 ///
 /// ```
-///  source ─▶ AudioOwner (ears-audio): ring 3.5 s, capture, gaps ─▶ ChunkQueue (0.4 s, drops oldest)
+///  source ─▶ AudioOwner (ears-audio): ring 3.5 s, capture, gaps ─▶ ChunkQueue (1.2 s, drops oldest)
 ///                 ▲  wakes (absolute offsets)                          │
 ///                 └──────────────── EarWorker (ears-ear): Ear + WakeJudge ◀┘
 ///  reload ─▶ ListenReloader ─▶ EngineLoader (ears-loader) ─▶ swapped in between chunks
