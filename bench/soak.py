@@ -52,6 +52,8 @@ def main() -> int:
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
+    # The commit measured is the one checked out when the run starts.
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="ears-soak-") as scratch_name:
         scratch = Path(scratch_name)
         os.chmod(scratch, 0o700)
@@ -127,7 +129,6 @@ def main() -> int:
     if args.doc:
         command = "make soak" if args.audio_minutes == 60 and args.speed == 1 and args.warmup_minutes == 10 else \
             "bench/soak.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
         when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         write_doc(args.doc, verdict, command, when, commit or "?")
     return 0 if verdict.passed else 1
