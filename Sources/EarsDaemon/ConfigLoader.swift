@@ -38,7 +38,11 @@ public enum ConfigLoader {
         defer { try? handle.close() }
         // One byte past the limit tells "too large" apart without trusting
         // the size stat reports (a pipe or /proc file has none).
-        guard let data = try? handle.read(upToCount: ConfigLines.maximumFileBytes + 1) else {
+        let data: Data
+        do {
+            // nil means end of file at once: an empty file (or /dev/null).
+            data = try handle.read(upToCount: ConfigLines.maximumFileBytes + 1) ?? Data()
+        } catch {
             throw ConfigError(file: path, line: 0, message: "cannot read the file (is it a directory?); pass --config with the path of ears.conf")
         }
         guard data.count <= ConfigLines.maximumFileBytes else {
