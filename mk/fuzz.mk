@@ -53,6 +53,8 @@ FUZZ_HARNESS_wakemodel := fuzz/WakeModelFileFuzz.swift
 FUZZ_ARGS_wakemodel    := -max_len=1048576
 
 .PHONY: fuzz fuzz-smoke
+# The fuzzers are kept between runs (make would delete a pattern chain's intermediate files).
+.PRECIOUS: $(FUZZ_DIR)/%/libEarsCore.a $(FUZZ_DIR)/%/fuzzer
 # Second expansion: targets appended to FUZZ_TARGETS further down this file still count.
 .SECONDEXPANSION:
 
