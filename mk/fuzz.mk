@@ -22,6 +22,8 @@ FUZZ_DIR           ?= $(BUILD_DIR)/fuzz
 FUZZ_SEEDS         ?=
 FUZZ_SWIFTC        ?= swiftc
 FUZZ_FLAGS         := -sanitize=fuzzer,address -O -parse-as-library -package-name ears
+# The toolchain's lld: gold warns about every AddressSanitizer assembly symbol.
+FUZZ_LINK_FLAGS    := -use-ld=lld
 
 FUZZ_TARGETS := config wyoming wakemodel
 
@@ -70,17 +72,17 @@ fuzz-smoke:
 # The EarsCore slice, as a module of that name, so the harness and other
 # modules' files keep their `import EarsCore`.
 $(FUZZ_DIR)/%/libEarsCore.a: $$(FUZZ_CORE_$$*) mk/fuzz.mk
+	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
 	@mkdir -p $(@D)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name EarsCore -emit-library -static -emit-module \
 	  -emit-module-path $(@D)/EarsCore.swiftmodule $(FUZZ_CORE_$*) -o $@
 
 $(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_HARNESS_$$*)
-	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name Fuzz -I $(@D) \
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(@D) \
 	  $(FUZZ_SOURCES_$*) $(FUZZ_HARNESS_$*) $< -o $@
 
 # Runs one target; libFuzzer exits non-zero on a crash, a leak or a timeout.
 fuzz-%: $(FUZZ_DIR)/%/fuzzer
-	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
 	@mkdir -p $(FUZZ_DIR)/$*/corpus
 	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/$*/ $(FUZZ_ARGS_$*) \
