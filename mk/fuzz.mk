@@ -6,7 +6,7 @@
 #
 # A target NAME is built from three lists, and nothing else (so it compiles
 # in seconds, not with the whole package):
-#   FUZZ_CORE_NAME     EarsCore files it needs, compiled as a module named EarsCore
+#   FUZZ_CORE_NAME     EarsCore files it needs, compiled as a module named EarsCore (may be empty)
 #   FUZZ_SOURCES_NAME  files of another module (e.g. EarsWyoming), compiled with the harness
 #   FUZZ_HARNESS_NAME  the fuzz/*.swift file defining LLVMFuzzerTestOneInput
 # and run with FUZZ_ARGS_NAME (libFuzzer flags) over the committed seeds in
@@ -74,8 +74,9 @@ fuzz-smoke:
 $(FUZZ_DIR)/%/libEarsCore.a: $$(FUZZ_CORE_$$*) mk/fuzz.mk
 	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
 	@mkdir -p $(@D)
+	$(if $(FUZZ_CORE_$*),,@echo '// This target needs no EarsCore file.' > $(@D)/NoCore.swift)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name EarsCore -emit-library -static -emit-module \
-	  -emit-module-path $(@D)/EarsCore.swiftmodule $(FUZZ_CORE_$*) -o $@
+	  -emit-module-path $(@D)/EarsCore.swiftmodule $(or $(FUZZ_CORE_$*),$(@D)/NoCore.swift) -o $@
 
 $(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_HARNESS_$$*)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(@D) \
