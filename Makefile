@@ -64,10 +64,12 @@ release: setup
 run: release
 	$(BUILD_DIR)/release/ears listen $(if $(CONFIG),--config $(CONFIG),)
 
-## test: set up, build, and run every test (unit and integration).
+## test: set up, build, run every test (unit and integration), then every
+## fuzz target for a few seconds (fuzz-smoke, mk/fuzz.mk).
 test: setup
 	$(SWIFT) build --build-path $(BUILD_DIR)
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR)
+	$(MAKE) --no-print-directory fuzz-smoke
 
 unit-test: setup
 	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests'

@@ -4,7 +4,10 @@
 // Every prefix is also decided, as the stream reader does while bytes arrive:
 // a prefix that decides must decide the same way on the whole input (the
 // reader never changes its mind once it has read samples), and at the end of
-// the stream the parser never asks for more.
+// the stream the parser never asks for more. Built by `make fuzz-pcmstream`
+// (mk/fuzz.mk).
+
+import EarsCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func pcmStreamHeaderFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

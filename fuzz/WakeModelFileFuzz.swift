@@ -1,8 +1,9 @@
 // libFuzzer target for the trained-model file reader (`WakeModel.decode`):
 // any bytes must give a model or a `WakeModelError`, never a crash, a hang or
 // an out-of-bounds read (AddressSanitizer). A model that decodes must
-// encode back to the same bytes. Built with EarsCore's sources by
-// `make fuzz-wakemodel` (mk/fuzz.mk).
+// encode back to the same bytes. Built with the EarsCore files the reader
+// needs by `make fuzz-wakemodel` (mk/fuzz.mk).
+import EarsCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func wakeModelFileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -1,51 +1,104 @@
-# mk/fuzz.mk — libFuzzer targets, included by the Makefile. Not part of make test.
+# mk/fuzz.mk — libFuzzer targets, included by the Makefile.
 #
-#   make fuzz-wakemodel                  fuzz the trained-model file reader for FUZZ_SECONDS
-#   make fuzz-wakemodel FUZZ_SECONDS=600
+#   make fuzz                        every target in FUZZ_TARGETS for FUZZ_SECONDS each (default 600)
+#   make fuzz-config FUZZ_SECONDS=60 one target
+#   make fuzz-smoke                  every target for FUZZ_SMOKE_SECONDS (make test runs this)
 #
-# The target is compiled together with EarsCore's sources (swiftc
-# -sanitize=fuzzer,address); its corpus starts from real model files when
-# any are given in FUZZ_SEEDS (a directory of .wakemodel files).
+# A target NAME is built from three lists, and nothing else (so it compiles
+# in seconds, not with the whole package):
+#   FUZZ_CORE_NAME     EarsCore files it needs, compiled as a module named EarsCore (may be empty)
+#   FUZZ_SOURCES_NAME  files of another module (e.g. EarsWyoming), compiled with the harness
+#   FUZZ_HARNESS_NAME  the fuzz/*.swift file defining LLVMFuzzerTestOneInput
+# and run with FUZZ_ARGS_NAME (libFuzzer flags) over the committed seeds in
+# fuzz/corpus/NAME. New inputs go to $(FUZZ_DIR)/NAME/corpus, never into the
+# repository; a crash is written to $(FUZZ_DIR)/NAME/crash-* and fails make.
+# To add a target: append NAME to FUZZ_TARGETS and set its variables (in a
+# block of its own at the end of this file).
 
-FUZZ_SECONDS ?= 60
-FUZZ_DIR     ?= $(BUILD_DIR)/fuzz
-FUZZ_SEEDS   ?=
+FUZZ_SECONDS       ?= 600
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_DIR           ?= $(BUILD_DIR)/fuzz
+# Extra seeds for every target run, e.g. FUZZ_SEEDS=/var/lib/ears/phrases for fuzz-wakemodel.
+FUZZ_SEEDS         ?=
+FUZZ_SWIFTC        ?= swiftc
+FUZZ_FLAGS         := -sanitize=fuzzer,address -O -parse-as-library -package-name ears
+# The toolchain's lld: gold warns about every AddressSanitizer assembly symbol.
+FUZZ_LINK_FLAGS    := -use-ld=lld
 
-.PHONY: fuzz-wakemodel
+FUZZ_TARGETS := config wyoming wakemodel
 
-$(FUZZ_DIR)/wakemodel: fuzz/WakeModelFileFuzz.swift $(shell find Sources/EarsCore -name '*.swift')
-	@mkdir -p $(FUZZ_DIR)
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name EarsCoreFuzz -package-name ears \
-	  $(shell find Sources/EarsCore -name '*.swift') fuzz/WakeModelFileFuzz.swift -o $@
+## fuzz-config: ConfigParser over arbitrary bytes (errors stay one short line; CRLF reads like LF).
+FUZZ_CORE_config    := $(addprefix Sources/EarsCore/, \
+    Config/ConfigParser.swift Config/EarsConfig.swift Config/ConfigLines.swift Config/PhraseLimits.swift \
+    Config/LocatedConfig.swift Audio/AudioFormat.swift Capture/CaptureStateMachine.swift Transcriber/Transcriber.swift \
+    Verify/VerifierWeights.swift Wake/ARPAbet.swift Wake/Hangul.swift Wake/LetterMatcher.swift Wake/LetterScorer.swift \
+    Wake/LetterToSoundPronouncer.swift Wake/PhoneticCost.swift Wake/PhoneticMatcher.swift Wake/PhoneticScorer.swift \
+    Wake/PhoneticSpeller.swift Wake/PhraseScorer.swift Wake/Pronouncer.swift Wake/Sound.swift Wake/SoundCosts.swift \
+    Wake/SoundSequence.swift Wake/TextNormalizer.swift Wake/WakeDetector.swift Wake/WakeEvent.swift Wake/WakePhrase.swift)
+FUZZ_SOURCES_config :=
+FUZZ_HARNESS_config := fuzz/ConfigParserFuzz.swift
+FUZZ_ARGS_config    := -max_len=8192 -dict=fuzz/config.dict
 
-## fuzz-wakemodel: libFuzzer over WakeModel.decode for FUZZ_SECONDS (default 60).
-fuzz-wakemodel: $(FUZZ_DIR)/wakemodel
-	@mkdir -p $(FUZZ_DIR)/wakemodel-corpus
-	$(if $(FUZZ_SEEDS),cp $(FUZZ_SEEDS)/*.wakemodel $(FUZZ_DIR)/wakemodel-corpus/ 2>/dev/null || true,)
-	$(FUZZ_DIR)/wakemodel -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 $(FUZZ_DIR)/wakemodel-corpus
+## fuzz-wyoming: WyomingEventReader fed whole, byte by byte and in random pieces, must agree.
+FUZZ_CORE_wyoming    := $(addprefix Sources/EarsCore/, \
+    Audio/AudioFormat.swift Audio/MicrophoneLifecycle.swift Meter/EarMeter.swift Meter/StatusReport.swift)
+FUZZ_SOURCES_wyoming := $(addprefix Sources/EarsWyoming/, WyomingEvent.swift WyomingJSON.swift WyomingEventReader.swift)
+FUZZ_HARNESS_wyoming := fuzz/WyomingEventReaderFuzz.swift
+FUZZ_ARGS_wyoming    := -max_len=8192 -dict=fuzz/wyoming.dict
 
-# --- fuzz-http: the status server's request decoder -------------------------
-# Self-contained (its own variables), so it survives a restructuring of the
-# rules above. Compiled from the two pure files the decoder needs, nothing
-# else; the seed corpus in fuzz/corpus/http/ holds a few real requests and is
-# copied into a scratch corpus so the run never writes into the repo.
-#
-#   make fuzz-http                   fuzz for FUZZ_HTTP_SECONDS (default 60)
-#   make fuzz-http FUZZ_HTTP_SECONDS=600
+## fuzz-wakemodel: WakeModel.decode (a model that decodes must encode back to the same bytes).
+FUZZ_CORE_wakemodel    := $(addprefix Sources/EarsCore/, \
+    Neural/NeuralKernels.swift Neural/WakeHead.swift Neural/WakeModel.swift Neural/WakeModelFile.swift \
+    Support/SeededGenerator.swift)
+FUZZ_SOURCES_wakemodel :=
+FUZZ_HARNESS_wakemodel := fuzz/WakeModelFileFuzz.swift
+FUZZ_ARGS_wakemodel    := -max_len=1048576
 
-FUZZ_HTTP_SECONDS ?= $(or $(FUZZ_SECONDS),60)
-FUZZ_HTTP_DIR     ?= $(or $(BUILD_DIR),.build)/fuzz
-FUZZ_HTTP_SOURCES := Sources/EarsStatus/HTTPMessage.swift Sources/EarsStatus/HTTPRequestDecoder.swift
+.PHONY: fuzz fuzz-smoke
+# The fuzzers are kept between runs (make would delete a pattern chain's intermediate files).
+.PRECIOUS: $(FUZZ_DIR)/%/libEarsCore.a $(FUZZ_DIR)/%/fuzzer
+# Second expansion: targets appended to FUZZ_TARGETS further down this file still count.
+.SECONDEXPANSION:
 
-.PHONY: fuzz-http
+## fuzz: every fuzz target for FUZZ_SECONDS each; any crash fails.
+fuzz: $$(addprefix fuzz-,$$(FUZZ_TARGETS))
 
-$(FUZZ_HTTP_DIR)/http: fuzz/HTTPRequestDecoderFuzz.swift $(FUZZ_HTTP_SOURCES)
-	@mkdir -p $(FUZZ_HTTP_DIR)
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name EarsStatusFuzz -package-name ears \
-	  $(FUZZ_HTTP_SOURCES) fuzz/HTTPRequestDecoderFuzz.swift -o $@
+## fuzz-smoke: every fuzz target for FUZZ_SMOKE_SECONDS (part of make test).
+fuzz-smoke:
+	@for name in $(FUZZ_TARGETS); do \
+	  $(MAKE) --no-print-directory fuzz-$$name FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) || exit 1; \
+	done
 
-## fuzz-http: libFuzzer over HTTPRequestDecoder (whole, split in three, byte by byte) for FUZZ_HTTP_SECONDS.
-fuzz-http: $(FUZZ_HTTP_DIR)/http
-	@mkdir -p $(FUZZ_HTTP_DIR)/http-corpus
-	cp fuzz/corpus/http/* $(FUZZ_HTTP_DIR)/http-corpus/
-	$(FUZZ_HTTP_DIR)/http -max_total_time=$(FUZZ_HTTP_SECONDS) -max_len=12288 $(FUZZ_HTTP_DIR)/http-corpus
+# The EarsCore slice, as a module of that name, so the harness and other
+# modules' files keep their `import EarsCore`.
+$(FUZZ_DIR)/%/libEarsCore.a: $$(FUZZ_CORE_$$*) mk/fuzz.mk
+	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
+	@mkdir -p $(@D)
+	$(if $(FUZZ_CORE_$*),,@echo '// This target needs no EarsCore file.' > $(@D)/NoCore.swift)
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name EarsCore -emit-library -static -emit-module \
+	  -emit-module-path $(@D)/EarsCore.swiftmodule $(or $(FUZZ_CORE_$*),$(@D)/NoCore.swift) -o $@
+
+$(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_HARNESS_$$*)
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(@D) \
+	  $(FUZZ_SOURCES_$*) $(FUZZ_HARNESS_$*) $< -o $@
+
+# Runs one target; libFuzzer exits non-zero on a crash, a leak or a timeout.
+fuzz-%: $(FUZZ_DIR)/%/fuzzer
+	@mkdir -p $(FUZZ_DIR)/$*/corpus
+	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/$*/ $(FUZZ_ARGS_$*) \
+	  $(FUZZ_DIR)/$*/corpus fuzz/corpus/$* $(FUZZ_SEEDS)
+
+## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
+FUZZ_TARGETS     += http
+FUZZ_CORE_http    :=
+FUZZ_SOURCES_http := Sources/EarsStatus/HTTPMessage.swift Sources/EarsStatus/HTTPRequestDecoder.swift
+FUZZ_HARNESS_http := fuzz/HTTPRequestDecoderFuzz.swift
+FUZZ_ARGS_http    := -max_len=12288
+
+## fuzz-pcmstream: PCMStreamHeader (what `ears scan -` reads first), every prefix deciding like the whole.
+FUZZ_TARGETS          += pcmstream
+FUZZ_CORE_pcmstream    := Sources/EarsCore/Audio/AudioFormat.swift Sources/EarsCore/Audio/PCMStreamHeader.swift
+FUZZ_SOURCES_pcmstream :=
+FUZZ_HARNESS_pcmstream := fuzz/PCMStreamHeaderFuzz.swift
+FUZZ_ARGS_pcmstream    := -max_len=4096

@@ -18,7 +18,7 @@ public enum Invocation: Equatable {
     case soundAlikes(SoundAlikesOptions)
     /// `ears train "PHRASE" [--minutes N] [--voices LIST] [--seed N]`: a neural model for the phrase.
     case train(TrainOptions)
-    /// `ears check-config`: parse the configuration and report.
+    /// `ears check-config`: parse the configuration, check it as `listen` would (`ConfigValidation`), and report.
     case checkConfig(ConfigOverrides)
     /// `ears --version`.
     case version

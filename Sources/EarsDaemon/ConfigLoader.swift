@@ -7,19 +7,49 @@ public enum ConfigLoader {
     /// must exist), else /etc/ears/ears.conf if present, else the defaults;
     /// then the flags on top. Throws `ConfigError` with file:line.
     public static func load(_ overrides: ConfigOverrides) throws(ConfigError) -> EarsConfig {
-        var config = EarsConfig()
+        try loadLocated(overrides).config
+    }
+
+    /// `load`, keeping where each key was set (a file line or a flag) for
+    /// the checks `ConfigValidation` makes afterwards.
+    public static func loadLocated(_ overrides: ConfigOverrides) throws(ConfigError) -> LocatedConfig {
+        var located = LocatedConfig(config: EarsConfig())
         let path = overrides.configPath ?? EarsConfig.defaultPath
         if overrides.configPath != nil || FileManager.default.fileExists(atPath: path) {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ConfigError(file: path, line: 0, message: "cannot read the file; check that it exists and is readable, or pass --config PATH")
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw ConfigError(file: path, line: 0, message: "the file is not UTF-8 text")
-            }
-            config = try ConfigParser.parse(text, file: path)
+            located = try ConfigParser.parse(bytes: try read(path), file: path)
         }
-        overrides.apply(to: &config)
-        return config
+        overrides.apply(to: &located.config)
+        if overrides.model != nil { located.origins["engine.model"] = .init(file: "--model", line: 0) }
+        if !overrides.phrases.isEmpty {
+            located.origins["wake.phrase"] = .init(file: "--phrase", line: 0)
+            if let problem = PhraseLimits.problem(in: located.config.phrases) {
+                throw ConfigError(file: "--phrase", line: 0, message: problem)
+            }
+        }
+        return located
+    }
+
+    /// The file's bytes, refusing one over `ConfigLines.maximumFileBytes`
+    /// before reading it whole (a 940 MB file must not be loaded to be refused).
+    static func read(_ path: String) throws(ConfigError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ConfigError(file: path, line: 0, message: "cannot read the file; check that it exists and is readable, or pass --config PATH")
+        }
+        defer { try? handle.close() }
+        // One byte past the limit tells "too large" apart without trusting
+        // the size stat reports (a pipe or /proc file has none).
+        let data: Data
+        do {
+            // nil means end of file at once: an empty file (or /dev/null).
+            data = try handle.read(upToCount: ConfigLines.maximumFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigError(file: path, line: 0, message: "cannot read the file (is it a directory?); pass --config with the path of ears.conf")
+        }
+        guard data.count <= ConfigLines.maximumFileBytes else {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            throw ConfigLines.tooLarge(file: path, byteCount: attributes?[.size] as? Int)
+        }
+        return [UInt8](data)
     }
 
     /// Where sockets live: `[status] runtime_directory`, else

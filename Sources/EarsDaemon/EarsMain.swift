@@ -43,7 +43,7 @@ public enum EarsMain {
             say("ears \(version)")
             return ExitCode.success
         case let .checkConfig(overrides):
-            guard let config = loadConfig(overrides) else { return ExitCode.config }
+            guard let config = loadCheckedConfig(overrides) else { return ExitCode.config }
             say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
             return ExitCode.success
         case let .tap(overrides):
@@ -88,7 +88,7 @@ public enum EarsMain {
                 printError(refusal)
                 return ExitCode.usage
             }
-            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
+            guard let config = loadCheckedConfig(options.overrides) else { return ExitCode.config }
             return listen(options, config: config)
         }
     }
@@ -96,6 +96,17 @@ public enum EarsMain {
     private static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
         do throws(ConfigError) {
             return try ConfigLoader.load(overrides)
+        } catch {
+            printError(error.description)
+            return nil
+        }
+    }
+
+    /// The configuration, checked against the machine (`ConfigValidation`):
+    /// what `check-config` passes is what `listen` starts with.
+    private static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+        do throws(ConfigValidation.Problems) {
+            return try ConfigValidation.load(overrides)
         } catch {
             printError(error.description)
             return nil
@@ -140,12 +151,13 @@ public enum EarsMain {
         let listenPath = WyomingServer.socketPath(runtimeDirectory: runtimeDirectory)
         var listenGroup: gid_t?
         if let name = config.listenSocketGroup {
-            guard let group = getgrnam(name) else {
-                printError("ears: [listen] socket_group '\(name)' is not a group on this machine; create it or leave the key empty")
+            // Checked by ConfigValidation; the group can only have gone since.
+            guard let group = ConfigValidation.groupID(named: name) else {
+                printError("ears: [listen] socket_group \(ConfigLines.quoted(name)) is not a group on this machine; create it or leave the key empty")
                 server.stop()
                 return ExitCode.config
             }
-            listenGroup = group.pointee.gr_gid
+            listenGroup = group
         }
         let listenServer: WyomingServer
         let phraseList = PhraseList(config.phrases.map(\.text))
@@ -236,16 +248,17 @@ public enum EarsMain {
     }
 
     /// SIGHUP: re-reads the configuration (same `--config` and flags). A bad
-    /// file is refused with its file:line and the configuration in force stays.
+    /// file — one `check-config` would refuse — is refused with its
+    /// file:line and the configuration in force stays.
     private static func reload(_ overrides: ConfigOverrides, into service: ListenService, log: EarsLog) {
         let path = overrides.configPath ?? EarsConfig.defaultPath
-        do throws(ConfigError) {
-            let newConfig = try ConfigLoader.load(overrides)
+        do throws(ConfigValidation.Problems) {
+            let newConfig = try ConfigValidation.load(overrides)
             let read = overrides.configPath != nil || FileManager.default.fileExists(atPath: path)
             log.info(read ? "reload: read \(path)" : "reload: no \(path); the defaults and flags apply")
             service.reload(newConfig)
         } catch {
-            log.error("reload refused, the configuration in force stays: \(error.description)")
+            log.error("reload refused, the configuration in force stays: \(error.errors.map(\.description).joined(separator: "; "))")
         }
     }
 

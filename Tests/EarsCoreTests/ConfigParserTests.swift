@@ -103,3 +103,64 @@ import Testing
         #expect(ConfigError.exitCode == 78)
     }
 }
+
+@Suite struct ConfigOriginTests {
+    @Test("the parser records the line each key was last set on")
+    func originsAreRecorded() throws {
+        let located = try ConfigParser.parse(bytes: Array("[capture]\non_wake = /bin/true\n\n[listen]\nsocket_group = ears\nsocket_group = audio\n".utf8),
+                                             file: "ears.conf")
+        #expect(located.origins["capture.on_wake"] == .init(file: "ears.conf", line: 2))
+        #expect(located.origins["listen.socket_group"] == .init(file: "ears.conf", line: 6))
+        #expect(located.origins["engine.model"] == nil)
+        #expect(located.error(at: "listen.socket_group", "no such group", fallbackFile: "x").description == "ears.conf:6: no such group")
+        #expect(located.error(at: "engine.model", "missing", fallbackFile: "x").description == "x: missing")
+    }
+
+    @Test("every range-checked number key refuses a value just outside its range and says so", arguments: [
+        ("audio", "noise_suppression_db", "0", "not a whole number of dB from -60 to -1"),
+        ("engine", "phrase_boost", "1000001", "not a number from 0 to 1000000"),
+        ("wake", "spotter_threshold", "2", "not a number from 1e-80 to 1"),
+        ("wake", "verifier_threshold", "0.995", "not a number from 0.01 to 0.99"),
+        ("wake", "trained_threshold", "0", "not a number from 0.01 to 0.99"),
+        ("wake", "refractory_seconds", "-1", "not a number of seconds from 0 to 60"),
+        ("capture", "max_seconds", "61", "not a number of seconds from 0.5 to 60"),
+        ("capture", "silence_seconds", "0.05", "not a number of seconds from 0.1 to 5"),
+        ("capture", "hook_timeout_seconds", "601", "not a number of seconds from 1 to 600"),
+        ("status", "socket_mode", "0667", "not an octal mode from 0600 to 0666"),
+    ])
+    func rangesAreChecked(section: String, key: String, value: String, problem: String) {
+        do {
+            _ = try ConfigParser.parse("[\(section)]\n\(key) = \(value)\n", file: "f")
+            Issue.record("\(key) = \(value) was accepted")
+        } catch {
+            #expect(error.message.contains("for \(key): \(problem); allowed: "), "\(error)")
+        }
+    }
+
+    @Test("range-checked number keys set their value at both ends of the range")
+    func rangeEndsAreAccepted() throws {
+        let config = try ConfigParser.parse("""
+        [audio]
+        noise_suppression_db = -60
+        [engine]
+        phrase_boost = 1000000
+        [wake]
+        refractory_seconds = 0
+        trained_threshold = 0.99
+        [capture]
+        max_seconds = 0.5
+        silence_seconds = 5
+        hook_timeout_seconds = 600
+        [status]
+        socket_mode = 0666
+        """, file: "f")
+        #expect(config.noiseSuppressionDecibels == -60)
+        #expect(config.phraseBoost == 1_000_000)
+        #expect(config.refractorySeconds == 0)
+        #expect(config.trainedThreshold == 0.99)
+        #expect(config.captureLimits.maximumSeconds == 0.5)
+        #expect(config.captureLimits.silenceSeconds == 5)
+        #expect(config.hookTimeoutSeconds == 600)
+        #expect(config.socketMode == 0o666)
+    }
+}

@@ -61,12 +61,16 @@ import Testing
         #expect((summary["fed"] as? Int ?? 0) < (summary["chunks"] as? Int ?? 0), "the gate skipped nothing: \(summary)")
     }
 
+    /// A configured model directory that does not exist is a configuration
+    /// mistake (`ConfigValidationTests`); one that exists without the model
+    /// in it yet closes the listener until the files appear.
     @Test func aMissingModelClosesWithItsSentenceAndOpensWhenTheModelAppears() throws {
         let dir = try scratchDirectory("model-appears")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
         let modelPath = dir + "/model"
+        try FileManager.default.createDirectory(atPath: modelPath, withIntermediateDirectories: false)
         let daemon = try EarsDaemon(["listen", "--device", "cap", "--model", modelPath, "--runtime-dir", dir + "/run"],
                                     environment: mic.environment)
         defer { _ = daemon.terminate() }
@@ -75,7 +79,10 @@ import Testing
         let why = try #require(closed["closed_why"] as? String)
         #expect(why.hasPrefix("The pocketsphinx model is not installed at \(modelPath)"), "\(why)")
 
-        try FileManager.default.createSymbolicLink(atPath: modelPath, withDestinationPath: "/usr/share/pocketsphinx/model/en-us")
+        let installed = "/usr/share/pocketsphinx/model/en-us"
+        for entry in try FileManager.default.contentsOfDirectory(atPath: installed) {
+            try FileManager.default.createSymbolicLink(atPath: modelPath + "/" + entry, withDestinationPath: installed + "/" + entry)
+        }
         mic.startFeeding()
         let open = waitForStatus(socket, within: 20) { $0["phase"] as? String == "listening" }
         #expect(open != nil, "\(daemon.output)")

@@ -4,9 +4,11 @@
 ///     [section]
 ///     key = value
 ///
-/// Unknown sections, unknown keys and bad values are errors that name
-/// `file:line`, say what is wrong and list what is allowed. A key given twice
-/// takes the last value, except `phrase`, which adds a phrase each time.
+/// Lines end in LF, CRLF or a lone CR (`ConfigLines`). Unknown sections,
+/// unknown keys and bad values are errors that name `file:line`, say what is
+/// wrong (quoting at most 80 characters of the value) and list what is
+/// allowed. A key given twice takes the last value, except `phrase`, which
+/// adds a phrase each time (up to `PhraseLimits`).
 public enum ConfigParser {
     /// One known key: where it lives, what it accepts, how it applies.
     struct Key: Sendable {
@@ -19,10 +21,18 @@ public enum ConfigParser {
 
     /// Parses `text` read from `file` (the name is used in errors only).
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EarsConfig {
+        try parse(bytes: Array(text.utf8), file: file).config
+    }
+
+    /// Parses the bytes of a file (at most `ConfigLines.maximumFileBytes`;
+    /// lines may end in LF, CRLF or CR) and records the line each key was
+    /// set on, for checks made later (`LocatedConfig`).
+    public static func parse(bytes: some Collection<UInt8>, file: String) throws(ConfigError) -> LocatedConfig {
         var config = EarsConfig()
+        var origins: [String: LocatedConfig.Origin] = [:]
         var section: String?
         var phrasesSeen = false
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in try ConfigLines(bytes: bytes, file: file).lines.enumerated() {
             let line = offset + 1
             let trimmed = rawLine.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
@@ -32,7 +42,7 @@ public enum ConfigParser {
                 }
                 let name = String(trimmed.dropFirst().dropLast()).trimmingSpaces
                 guard keys.contains(where: { $0.section == name }) else {
-                    throw ConfigError(file: file, line: line, message: "unknown section [\(name)]; allowed sections: \(sectionList)")
+                    throw ConfigError(file: file, line: line, message: "unknown section \(ConfigLines.quoted("[" + name + "]")); allowed sections: \(sectionList)")
                 }
                 section = name
                 continue
@@ -43,17 +53,18 @@ public enum ConfigParser {
             let name = String(trimmed[..<equals]).trimmingSpaces
             let value = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
             guard let section else {
-                throw ConfigError(file: file, line: line, message: "'\(name)' is outside any section; put it under one of \(sectionList)")
+                throw ConfigError(file: file, line: line, message: "\(ConfigLines.quoted(name)) is outside any section; put it under one of \(sectionList)")
             }
             guard let key = keys.first(where: { $0.section == section && $0.name == name }) else {
                 let here = keys.filter { $0.section == section }.map(\.name).joined(separator: ", ")
-                throw ConfigError(file: file, line: line, message: "unknown key '\(name)' in [\(section)]; allowed keys: \(here)")
+                throw ConfigError(file: file, line: line, message: "unknown key \(ConfigLines.quoted(name)) in [\(section)]; allowed keys: \(here)")
             }
             if let problem = key.apply(&config, value, &phrasesSeen) {
-                throw ConfigError(file: file, line: line, message: "bad value '\(value)' for \(name): \(problem); allowed: \(key.allowed)")
+                throw ConfigError(file: file, line: line, message: "bad value \(ConfigLines.quoted(value)) for \(name): \(problem); allowed: \(key.allowed)")
             }
+            origins["\(section).\(name)"] = LocatedConfig.Origin(file: file, line: line)
         }
-        return config
+        return LocatedConfig(config: config, origins: origins)
     }
 
     /// Every key, for documentation checks: `section.name` → what is allowed.
@@ -71,14 +82,24 @@ public enum ConfigParser {
         }
     }
 
-    /// A key taking a number inside `range` (`span` says the range in words).
-    private static func numberKey(section: String, name: String, range: ClosedRange<Double>, span: String, allowed: String,
-                                  set: @escaping @Sendable (inout EarsConfig, Double) -> Void) -> Key {
+    /// A key taking a number inside `range`, read by `read` (so one helper
+    /// serves decimals, whole numbers and octal modes); `problem` is the
+    /// error's "not a …" phrase.
+    private static func rangeKey<Number: Comparable & Sendable>(
+        section: String, name: String, range: ClosedRange<Number>, read: @escaping @Sendable (String) -> Number?,
+        problem: String, allowed: String, set: @escaping @Sendable (inout EarsConfig, Number) -> Void
+    ) -> Key {
         Key(section: section, name: name, allowed: allowed) { config, value, _ in
-            guard let number = Double(value), range.contains(number) else { return "not a number from \(span)" }
+            guard let number = read(value), range.contains(number) else { return problem }
             set(&config, number)
             return nil
         }
+    }
+
+    /// A key taking a decimal number inside `range` (`rangeKey`).
+    private static func numberKey(section: String, name: String, range: ClosedRange<Double>, problem: String, allowed: String,
+                                  set: @escaping @Sendable (inout EarsConfig, Double) -> Void) -> Key {
+        rangeKey(section: section, name: name, range: range, read: { Double($0) }, problem: problem, allowed: allowed, set: set)
     }
 
     /// A key taking an absolute path, or empty for "none / the default" (nil).
@@ -114,25 +135,20 @@ public enum ConfigParser {
             return nil
         },
         switchKey(section: "audio", name: "noise_suppression", allowed: "on or off: libspeexdsp denoises what the engines hear (the ring and captures stay raw)") { $0.noiseSuppression = $1 },
-        Key(section: "audio", name: "noise_suppression_db", allowed: "a whole number of dB from -60 to -1, e.g. -15") { config, value, _ in
-            guard let decibels = Int(value), decibels >= -60, decibels <= -1 else { return "not a whole number of dB from -60 to -1" }
-            config.noiseSuppressionDecibels = decibels
-            return nil
-        },
+        rangeKey(section: "audio", name: "noise_suppression_db", range: -60 ... -1, read: { Int($0) },
+                 problem: "not a whole number of dB from -60 to -1",
+                 allowed: "a whole number of dB from -60 to -1, e.g. -15") { $0.noiseSuppressionDecibels = $1 },
         Key(section: "engine", name: "engine", allowed: EngineKind.allCases.map(\.rawValue).joined(separator: " or ")) { config, value, _ in
             guard let engine = EngineKind(rawValue: value.lowercased()) else { return "not a known engine" }
             config.engine = engine
             return nil
         },
         absolutePathKey(section: "engine", name: "model", allowed: "an absolute path to the engine's model directory, or empty for the installed default") { $0.model = $1 },
-        Key(section: "engine", name: "phrase_boost", allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { config, value, _ in
-            guard let boost = Double(value), boost >= 0, boost <= 1_000_000 else { return "not a number from 0 to 1000000" }
-            config.phraseBoost = boost
-            return nil
-        },
+        numberKey(section: "engine", name: "phrase_boost", range: 0...1_000_000, problem: "not a number from 0 to 1000000",
+                  allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { $0.phraseBoost = $1 },
         switchKey(section: "engine", name: "speech_gate", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.speechGate = $1 },
         switchKey(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.voskGrammar = $1 },
-        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa") { config, value, seen in
+        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa; at most \(PhraseLimits.maximumForms) phrases and aliases in all, each at most \(PhraseLimits.maximumCharacters) characters") { config, value, seen in
             let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
             guard let text = parts.first, !LetterMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
             var phrase = WakePhrase(text: text)
@@ -148,6 +164,7 @@ public enum ConfigParser {
             }
             // The first phrase in a file replaces the built-in default; later ones add.
             if !seen { config.phrases = []; seen = true }
+            if let problem = PhraseLimits.problem(adding: phrase, to: config.phrases) { return problem }
             config.phrases.append(phrase)
             return nil
         },
@@ -161,53 +178,44 @@ public enum ConfigParser {
             config.spotter = spotter
             return nil
         },
-        numberKey(section: "wake", name: "spotter_threshold", range: 1e-80...1, span: "1e-80 to 1",
+        numberKey(section: "wake", name: "spotter_threshold", range: 1e-80...1, problem: "not a number from 1e-80 to 1",
                   allowed: "a likelihood ratio from 1e-80 to 1, e.g. 1e-30") { $0.spotterThreshold = $1 },
         switchKey(section: "wake", name: "verifier", allowed: "on or off: rescore each candidate on its own audio before it wakes") { $0.verifier = $1 },
-        numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, span: "0.01 to 0.99",
+        numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
         switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
-        numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.99, span: "0.01 to 0.99",
+        numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99 (default: each model's own)") { $0.trainedThreshold = $1 },
-        Key(section: "wake", name: "refractory_seconds", allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { config, value, _ in
-            guard let seconds = Double(value), seconds >= 0, seconds <= 60 else { return "not a number of seconds from 0 to 60" }
-            config.refractorySeconds = seconds
-            return nil
+        numberKey(section: "wake", name: "refractory_seconds", range: 0...60, problem: "not a number of seconds from 0 to 60",
+                  allowed: "seconds from 0 to 60, e.g. 2 or 1.5") { $0.refractorySeconds = $1 },
+        numberKey(section: "capture", name: "max_seconds", range: 0.5...CaptureLimits.absoluteMaximumSeconds,
+                  problem: "not a number of seconds from 0.5 to 60", allowed: "seconds from 0.5 to 60 (the hard cap; default 20)") {
+            $0.captureLimits = CaptureLimits(maximumSeconds: $1, silenceSeconds: $0.captureLimits.silenceSeconds)
         },
-        Key(section: "capture", name: "max_seconds", allowed: "seconds from 0.5 to 60 (the hard cap; default 20)") { config, value, _ in
-            guard let seconds = Double(value), seconds >= 0.5, seconds <= CaptureLimits.absoluteMaximumSeconds else { return "not a number of seconds from 0.5 to 60" }
-            config.captureLimits = CaptureLimits(maximumSeconds: seconds, silenceSeconds: config.captureLimits.silenceSeconds)
-            return nil
-        },
-        Key(section: "capture", name: "silence_seconds", allowed: "seconds from 0.1 to 5: silence after speech that ends a capture") { config, value, _ in
-            guard let seconds = Double(value), seconds >= 0.1, seconds <= 5 else { return "not a number of seconds from 0.1 to 5" }
-            config.captureLimits = CaptureLimits(maximumSeconds: config.captureLimits.maximumSeconds, silenceSeconds: seconds)
-            return nil
+        numberKey(section: "capture", name: "silence_seconds", range: 0.1...5, problem: "not a number of seconds from 0.1 to 5",
+                  allowed: "seconds from 0.1 to 5: silence after speech that ends a capture") {
+            $0.captureLimits = CaptureLimits(maximumSeconds: $0.captureLimits.maximumSeconds, silenceSeconds: $1)
         },
         absolutePathKey(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { $0.onWake = $1 },
-        Key(section: "capture", name: "hook_timeout_seconds", allowed: "seconds from 1 to 600") { config, value, _ in
-            guard let seconds = Double(value), seconds >= 1, seconds <= 600 else { return "not a number of seconds from 1 to 600" }
-            config.hookTimeoutSeconds = seconds
-            return nil
-        },
+        numberKey(section: "capture", name: "hook_timeout_seconds", range: 1...600, problem: "not a number of seconds from 1 to 600",
+                  allowed: "seconds from 1 to 600") { $0.hookTimeoutSeconds = $1 },
         Key(section: "listen", name: "socket_group", allowed: "a group name (e.g. ears-clients), or empty to keep the service's own group") { config, value, _ in
             config.listenSocketGroup = value.isEmpty ? nil : value
             return nil
         },
         switchKey(section: "listen", name: "ear_text", allowed: "on or off (default off): the recent transcript on listen.sock, for the machine's owner only") { $0.earText = $1 },
         absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
-        Key(section: "status", name: "socket_mode", allowed: "octal permission bits from 0600 to 0666, e.g. 0660") { config, value, _ in
-            guard let mode = UInt32(value, radix: 8), mode >= 0o600, mode <= 0o666 else { return "not an octal mode from 0600 to 0666" }
-            config.socketMode = mode
-            return nil
-        },
+        rangeKey(section: "status", name: "socket_mode", range: 0o600...0o666, read: { UInt32($0, radix: 8) },
+                 problem: "not an octal mode from 0600 to 0666",
+                 allowed: "octal permission bits from 0600 to 0666, e.g. 0660") { $0.socketMode = $1 },
     ]
 }
 
 extension StringProtocol {
-    /// The string without leading and trailing spaces and tabs (and a stray CR).
+    /// The string without leading and trailing spaces and tabs (and a stray
+    /// CR, for text that did not come through `ConfigLines`).
     var trimmingSpaces: String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
