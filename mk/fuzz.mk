@@ -73,6 +73,8 @@ fuzz-smoke:
 # modules' files keep their `import EarsCore`.
 $(FUZZ_DIR)/%/libEarsCore.a: $$(FUZZ_CORE_$$*) mk/fuzz.mk
 	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
+	@# Older rules built each fuzzer as a file where its directory now goes.
+	@[ ! -f $(@D) ] || rm -f $(@D)
 	@mkdir -p $(@D)
 	$(if $(FUZZ_CORE_$*),,@echo '// This target needs no EarsCore file.' > $(@D)/NoCore.swift)
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name EarsCore -emit-library -static -emit-module \
