@@ -11,11 +11,15 @@ server's deadline and the crowd's turnover), each on a new connection, and times
 connect to the server's close. Prints p50, p99 and the worst, in
 milliseconds, and how many slow clients the server cut off.
 
-usage: bench/hostile_status.py EARS [--slow 200] [--requests 200] [--interval 0.05] [--socket PATH]
+With --doc FILE, writes the figures into FILE between its `hostile` markers,
+with the command (make bench-hostile writes docs/operations.md).
+
+usage: bench/hostile_status.py EARS [--slow 200] [--requests 200] [--interval 0.05] [--socket PATH] [--doc FILE]
 """
 from __future__ import annotations
 
 import argparse
+import datetime
 import math
 import os
 import resource
@@ -26,6 +30,10 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docblock import replace_block  # noqa: E402
 
 # The head every slow client starts with; then one byte a second, never the line end.
 SLOW_START = b"GET /ears HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
@@ -120,6 +128,7 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=0.05,
                         help="seconds between requests (the default spreads 200 over two deadlines)")
     parser.add_argument("--socket", help="a running daemon's status.sock instead of starting one")
+    parser.add_argument("--doc", type=Path, help="write the figures into this markdown file (its hostile markers)")
     arguments = parser.parse_args()
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -154,8 +163,21 @@ def main() -> int:
     milliseconds = [value * 1000 for value in latencies]
     print(f"{arguments.slow} slow clients held, {crowd.cut_off} cut off at the deadline and replaced; "
           f"{len(milliseconds)} GET /ears, all 200")
-    print(f"latency ms: p50 {percentile(milliseconds, 0.50):.2f}  p99 {percentile(milliseconds, 0.99):.2f}  "
-          f"max {milliseconds[-1]:.2f}")
+    p50, p99 = percentile(milliseconds, 0.50), percentile(milliseconds, 0.99)
+    print(f"latency ms: p50 {p50:.2f}  p99 {p99:.2f}  max {milliseconds[-1]:.2f}")
+    if arguments.doc:
+        defaults = (arguments.slow, arguments.requests, arguments.interval, arguments.socket) == (200, 200, 0.05, None)
+        command = "make bench-hostile" if defaults else "bench/hostile_status.py " + " ".join(sys.argv[1:])
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+        when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        target = 50.0
+        replace_block(arguments.doc, "hostile", "bench/hostile_status.py", [
+            f"Measured {when} at {commit or '?'} by `{command}` (release build, 2 shared cores): "
+            f"{len(milliseconds)} `GET /ears` while {arguments.slow} clients each sent one header byte a second "
+            f"({crowd.cut_off} cut off at the deadline and replaced): all answered 200; latency p50 {p50:.2f} ms, "
+            f"p99 {p99:.2f} ms, worst {milliseconds[-1]:.2f} ms — target p99 < {target:g} ms: "
+            f"{'met' if p99 < target else f'missed by {p99 - target:.1f} ms'}.",
+        ])
     return 0
 
 

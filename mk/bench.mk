@@ -65,4 +65,4 @@ bench-wake-quick: release bench-setup
 
 ## bench-hostile: GET /ears latency (p50/p99) on the status socket while 200 slow clients hold it (release build).
 bench-hostile: release
-	bench/hostile_status.py $(BUILD_DIR)/release/ears
+	bench/hostile_status.py $(BUILD_DIR)/release/ears --doc docs/operations.md

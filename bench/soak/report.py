@@ -1,15 +1,16 @@
 """The soak's verdict and the section it writes into docs/operations.md."""
 from __future__ import annotations
 
-import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .sampler import Sample
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from docblock import replace_block  # noqa: E402
+
 RSS_SLOPE_LIMIT_KIB_PER_MINUTE = 1.0
-BEGIN = "<!-- soak:begin (written by bench/soak.py) -->"
-END = "<!-- soak:end -->"
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
@@ -89,20 +90,11 @@ def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: 
 
 def write_doc(path: Path, verdict: Verdict, command: str, when: str, commit: str) -> None:
     """Replaces the soak section of `path` (between its markers) with this run's figures."""
-    body = "\n".join([
-        BEGIN,
+    replace_block(path, "soak", "bench/soak.py", [
         f"Measured {when} at {commit} by `{command}` (2 shared cores): "
         f"**{'pass' if verdict.passed else 'FAIL'}**.",
         "",
         "| what | figure | verdict |",
         "|---|---|---|",
         *verdict.lines(),
-        END,
     ])
-    text = path.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: body, text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + body + "\n"
-    path.write_text(text)
