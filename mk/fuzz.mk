@@ -61,7 +61,9 @@ FUZZ_ARGS_wakemodel    := -max_len=1048576
 .SECONDEXPANSION:
 
 ## fuzz: every fuzz target for FUZZ_SECONDS each; any crash fails.
+# Then writes every target's last run into docs/testing.md (bench/fuzz_report.py).
 fuzz: $$(addprefix fuzz-,$$(FUZZ_TARGETS))
+	python3 bench/fuzz_report.py --dir $(FUZZ_DIR) --doc docs/testing.md --command "make fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
 
 ## fuzz-smoke: every fuzz target for FUZZ_SMOKE_SECONDS (part of make test).
 fuzz-smoke:
@@ -85,11 +87,14 @@ $(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_H
 	  $(FUZZ_SOURCES_$*) $(FUZZ_HARNESS_$*) $< -o $@
 
 # Runs one target; libFuzzer exits non-zero on a crash, a leak or a timeout.
+# Its output is also kept in $(FUZZ_DIR)/NAME/last-run.txt (libFuzzer's
+# statistics, never an input) for bench/fuzz_report.py; pipefail keeps a crash's status.
+fuzz-%: SHELL := /bin/bash
 fuzz-%: $(FUZZ_DIR)/%/fuzzer
 	@mkdir -p $(FUZZ_DIR)/$*/corpus
-	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	set -o pipefail; $< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/$*/ $(FUZZ_ARGS_$*) \
-	  $(FUZZ_DIR)/$*/corpus fuzz/corpus/$* $(FUZZ_SEEDS)
+	  $(FUZZ_DIR)/$*/corpus fuzz/corpus/$* $(FUZZ_SEEDS) 2>&1 | tee $(FUZZ_DIR)/$*/last-run.txt
 
 ## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
 FUZZ_TARGETS     += http
