@@ -66,6 +66,7 @@ def main() -> int:
         bank = SpeechBank(scratch)
         segments = int(args.audio_minutes * 60 / SEGMENT_SECONDS)
         calls: list[float] = []
+        call_labels: list[str] = []
         fed_seconds = 0.0
         produced = 0
 
@@ -75,6 +76,7 @@ def main() -> int:
                 return None
             segment = bank.segment(rng, SEGMENT_SECONDS)
             calls.append(fed_seconds + segment.call_end_seconds)
+            call_labels.append(segment.call_label)
             fed_seconds += len(segment.audio) / BYTES_PER_SECOND
             produced += 1
             return segment.audio
@@ -132,7 +134,7 @@ def main() -> int:
         table.write("wall_s\taudio_s\trss_kib\tfds\tthreads\twakes\tdropped\n")
         for s in samples:
             table.write(f"{s.wall_seconds:.1f}\t{s.audio_seconds:.1f}\t{s.rss_kib}\t{s.fds}\t{s.threads}\t{s.wakes}\t{s.dropped}\n")
-    verdict = judge(samples, calls, sorted(wakes), args.speed, args.warmup_minutes)
+    verdict = judge(samples, calls, sorted(wakes), args.speed, args.warmup_minutes, labels=call_labels)
     for line in verdict.lines():
         print(line)
     print("soak:", "pass" if verdict.passed else "FAIL")

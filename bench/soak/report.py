@@ -44,6 +44,8 @@ class Verdict:
     threads_max: int
     dropped: int
     warmup_minutes: float
+    #: The calls no wake answered: "audio minute (voice: command)".
+    missed: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -61,20 +63,25 @@ class Verdict:
             f"| open descriptors | {self.fds_min}–{self.fds_max} | {mark(self.fds_min == self.fds_max)} (flat) |",
             f"| threads | {self.threads_min}–{self.threads_max} |  |",
             f"| chunks the ear dropped | {self.dropped} |  |",
+            *([f"| calls missed | {'; '.join(self.missed)} |  |"] if self.missed else []),
         ]
 
 
 def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: float,
-          warmup_minutes: float, tolerance_seconds: float = 2.5) -> Verdict:
+          warmup_minutes: float, tolerance_seconds: float = 2.5, labels: list[str] | None = None) -> Verdict:
     """Matches wakes (audio seconds) to calls (audio seconds where each phrase ends) and fits RSS."""
     heard = 0
     used: set[int] = set()
-    for call in calls:
+    missed: list[str] = []
+    for number, call in enumerate(calls):
         for index, wake in enumerate(wakes):
             if index not in used and call - 0.5 <= wake <= call + tolerance_seconds:
                 used.add(index)
                 heard += 1
                 break
+        else:
+            label = labels[number] if labels else "?"
+            missed.append(f"{call / 60:.1f} min ({label})")
     settled = [s for s in samples if s.wall_seconds / 60 >= warmup_minutes]
     fitted = slope([s.wall_seconds / 60 for s in settled], [float(s.rss_kib) for s in settled])
     # Descriptors and threads are judged after warm-up too: the first chunks open the engine's files.
@@ -84,7 +91,7 @@ def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: 
         rss_start_kib=settled[0].rss_kib, rss_end_kib=settled[-1].rss_kib, rss_slope_kib_per_minute=fitted,
         fds_min=min(s.fds for s in settled), fds_max=max(s.fds for s in settled),
         threads_min=min(s.threads for s in settled), threads_max=max(s.threads for s in settled),
-        dropped=samples[-1].dropped, warmup_minutes=warmup_minutes,
+        dropped=samples[-1].dropped, warmup_minutes=warmup_minutes, missed=tuple(missed),
     )
 
 

@@ -39,6 +39,8 @@ class Segment:
 
     audio: bytes
     call_end_seconds: float
+    #: Who said the call and what followed the phrase, e.g. "flite/slt: what time is it".
+    call_label: str
 
 
 def synthesize(text: str, voice: tuple[str, str], scratch: Path) -> bytes:
@@ -73,6 +75,7 @@ class SpeechBank:
         self.phrase_seconds = {voice: len(synthesize("hey cordelia", voice, scratch)) / BYTES_PER_SECOND
                                for voice in VOICES}
         self.call_voices = [voice for _ in COMMANDS for voice in VOICES]
+        self.call_labels = [f"{voice[0]}/{voice[1]}: {command}" for command in COMMANDS for voice in VOICES]
         self.others = [synthesize(text, voice, scratch) for text in OTHER_SPEECH for voice in VOICES]
 
     def segment(self, rng: random.Random, seconds: float) -> Segment:
@@ -94,4 +97,4 @@ class SpeechBank:
         parts.append(silence(max(1.0, seconds - length / BYTES_PER_SECOND)))
         # The phrase is the call's first words; a pause follows it, so its end is near the phrase-alone length.
         call_end = call_start + self.phrase_seconds[self.call_voices[index]]
-        return Segment(audio=b"".join(parts), call_end_seconds=call_end)
+        return Segment(audio=b"".join(parts), call_end_seconds=call_end, call_label=self.call_labels[index])
