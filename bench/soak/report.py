@@ -37,7 +37,14 @@ class Verdict:
     extra_wakes: int
     rss_start_kib: int
     rss_end_kib: int
+    #: Least-squares slope of anonymous RSS (heap and stacks), the leak criterion.
     rss_slope_kib_per_minute: float
+    anon_start_kib: int
+    anon_end_kib: int
+    file_start_kib: int
+    file_end_kib: int
+    #: Slope of the whole RSS (anonymous + file-backed), for the record.
+    total_slope_kib_per_minute: float
     fds_min: int
     fds_max: int
     threads_min: int
@@ -59,7 +66,8 @@ class Verdict:
             f"| audio | {self.audio_minutes:.1f} min fed at {self.speed:g}× real time, heard in {self.wall_minutes:.1f} min wall |  |",
             f"| calls heard | {self.heard} of {self.calls} | {mark(self.heard == self.calls)} (every call) |",
             f"| other wakes | {self.extra_wakes} | (not judged: other speech is read sentences) |",
-            f"| RSS | {self.rss_start_kib / 1024:.1f} → {self.rss_end_kib / 1024:.1f} MiB; slope after {self.warmup_minutes:g} min warm-up {self.rss_slope_kib_per_minute:+.2f} kB per wall minute | {mark(self.rss_slope_kib_per_minute < RSS_SLOPE_LIMIT_KIB_PER_MINUTE)} (< {RSS_SLOPE_LIMIT_KIB_PER_MINUTE:g} kB/min) |",
+            f"| anonymous RSS (heap, stacks) | {self.anon_start_kib / 1024:.1f} → {self.anon_end_kib / 1024:.1f} MiB after {self.warmup_minutes:g} min warm-up; slope {self.rss_slope_kib_per_minute:+.2f} kB per wall minute | {mark(self.rss_slope_kib_per_minute < RSS_SLOPE_LIMIT_KIB_PER_MINUTE)} (< {RSS_SLOPE_LIMIT_KIB_PER_MINUTE:g} kB/min) |",
+            f"| whole RSS | {self.rss_start_kib / 1024:.1f} → {self.rss_end_kib / 1024:.1f} MiB; slope {self.total_slope_kib_per_minute:+.2f} kB per wall minute (file-backed {self.file_start_kib / 1024:.1f} → {self.file_end_kib / 1024:.1f} MiB: model files paged in as they are touched) |  |",
             f"| open descriptors | {self.fds_min}–{self.fds_max} | {mark(self.fds_min == self.fds_max)} (flat) |",
             f"| threads | {self.threads_min}–{self.threads_max} |  |",
             f"| chunks the ear dropped | {self.dropped} |  |",
@@ -83,12 +91,16 @@ def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: 
             label = labels[number] if labels else "?"
             missed.append(f"{call / 60:.1f} min ({label})")
     settled = [s for s in samples if s.wall_seconds / 60 >= warmup_minutes]
-    fitted = slope([s.wall_seconds / 60 for s in settled], [float(s.rss_kib) for s in settled])
+    minutes = [s.wall_seconds / 60 for s in settled]
+    fitted = slope(minutes, [float(s.anon_kib) for s in settled])
+    total = slope(minutes, [float(s.rss_kib) for s in settled])
     # Descriptors and threads are judged after warm-up too: the first chunks open the engine's files.
     return Verdict(
         audio_minutes=samples[-1].audio_seconds / 60, wall_minutes=samples[-1].wall_seconds / 60, speed=speed,
         calls=len(calls), heard=heard, extra_wakes=len(wakes) - len(used),
         rss_start_kib=settled[0].rss_kib, rss_end_kib=settled[-1].rss_kib, rss_slope_kib_per_minute=fitted,
+        anon_start_kib=settled[0].anon_kib, anon_end_kib=settled[-1].anon_kib,
+        file_start_kib=settled[0].file_kib, file_end_kib=settled[-1].file_kib, total_slope_kib_per_minute=total,
         fds_min=min(s.fds for s in settled), fds_max=max(s.fds for s in settled),
         threads_min=min(s.threads for s in settled), threads_max=max(s.threads for s in settled),
         dropped=samples[-1].dropped, warmup_minutes=warmup_minutes, missed=tuple(missed),

@@ -15,6 +15,10 @@ class Sample:
     wall_seconds: float
     audio_seconds: float
     rss_kib: int
+    #: Anonymous resident memory (heap, stacks): what a leak grows.
+    anon_kib: int
+    #: File-backed resident memory: model files mapped and paged in as they are touched, bounded by their size.
+    file_kib: int
     fds: int
     threads: int
     wakes: int
@@ -56,6 +60,8 @@ def sample(pid: int, socket_path: str, wall_seconds: float, audio_seconds: float
         wall_seconds=wall_seconds,
         audio_seconds=audio_seconds,
         rss_kib=int(fields["VmRSS"].split()[0]),
+        anon_kib=int(fields["RssAnon"].split()[0]),
+        file_kib=int(fields["RssFile"].split()[0]),
         fds=fds,
         threads=int(fields["Threads"]),
         wakes=int(ears.get("wakes", 0)),
