@@ -101,6 +101,13 @@ package final class UnixStream {
         }
     }
 
+    /// Ends the sending direction: the peer reads end of stream after what
+    /// was sent, while this side can still read. Failures are ignored (the
+    /// peer may already be gone).
+    package func shutdownWrite() {
+        _ = try? SocketCall.run("shutdown", path: path) { shutdown(descriptor, Int32(SHUT_WR)) }
+    }
+
     /// Waits until the socket is readable (or hung up); false on timeout.
     package func waitReadable(timeoutMilliseconds: Int32) throws(SocketError) -> Bool {
         try SocketCall.waitReadable(descriptor, timeoutMilliseconds: timeoutMilliseconds, path: path)

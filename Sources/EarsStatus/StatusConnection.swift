@@ -1,3 +1,4 @@
+import EarsSocket
 import Glibc
 
 /// One accepted client: its socket, its deadline, and where it stands.
@@ -26,17 +27,25 @@ final class StatusConnection {
         }
     }
 
-    /// The connected socket (non-blocking, close-on-exec).
-    let fd: Int32
+    /// The connected socket (non-blocking, close-on-exec), owned here.
+    let stream: UnixStream
     /// When the connection is closed, whatever stage it is in.
     let deadline: ContinuousClock.Instant
     /// Where it stands.
     var stage: Stage = .readingHead(HTTPRequestDecoder())
 
-    init(fd: Int32, deadline: ContinuousClock.Instant) {
-        self.fd = fd
+    init(stream: UnixStream, deadline: ContinuousClock.Instant) {
+        self.stream = stream
         self.deadline = deadline
     }
+
+    /// A connection owning the raw descriptor `fd` (tests build these).
+    convenience init(fd: Int32, deadline: ContinuousClock.Instant) {
+        self.init(stream: UnixStream(adopting: fd, path: "status connection"), deadline: deadline)
+    }
+
+    /// The socket's descriptor, for `poll`.
+    var fd: Int32 { stream.descriptor }
 
     /// The poll events this stage waits for.
     var pollEvents: Int16 {

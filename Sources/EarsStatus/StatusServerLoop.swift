@@ -74,7 +74,7 @@ final class StatusServerLoop: Sendable {
             }
             let wakeAt = connections.map(\.deadline).min().map { min($0, acceptPausedUntil ?? $0) } ?? acceptPausedUntil
             do {
-                try StatusSocket.poll(&fds, timeoutMilliseconds: Self.milliseconds(until: wakeAt, now: now), path: socketPath)
+                _ = try SocketCall.poll(&fds, timeoutMilliseconds: Self.milliseconds(until: wakeAt, now: now), path: socketPath)
             } catch {
                 // Only EINVAL or ENOMEM are possible; rest rather than spin.
                 usleep(100_000)
@@ -123,7 +123,7 @@ final class StatusServerLoop: Sendable {
             guard case .readingHead(var decoder) = connection.stage else { return true }
             let received: Int?
             do {
-                received = try StatusSocket.receive(connection.fd, into: &buffer, path: socketPath)
+                received = try connection.stream.receive(into: &buffer)
             } catch {
                 return false // reset by the client
             }
@@ -158,7 +158,7 @@ final class StatusServerLoop: Sendable {
     private func flush(_ connection: StatusConnection) -> Bool {
         guard case .writing(let bytes, var sent) = connection.stage else { return true }
         while sent < bytes.count {
-            guard let count = try? StatusSocket.sendSome(connection.fd, bytes, from: sent, path: socketPath) else {
+            guard let count = try? connection.stream.sendSome(bytes, from: sent) else {
                 return false
             }
             if count == 0 { break } // full: poll says when there is room
@@ -172,7 +172,7 @@ final class StatusServerLoop: Sendable {
         // whole answer and its end; closing while unread bytes (a body, a
         // second request) sit in our receive queue would instead reset the
         // connection on the client.
-        StatusSocket.shutdownWrite(connection.fd, path: socketPath)
+        connection.stream.shutdownWrite()
         connection.stage = .draining
         return true
     }
@@ -182,7 +182,7 @@ final class StatusServerLoop: Sendable {
         for _ in 0..<Self.readsPerPass {
             let received: Int?
             do {
-                received = try StatusSocket.receive(connection.fd, into: &buffer, path: socketPath)
+                received = try connection.stream.receive(into: &buffer)
             } catch {
                 return false
             }
@@ -194,7 +194,7 @@ final class StatusServerLoop: Sendable {
 
     /// Closes the connection's socket.
     private func close(_ connection: StatusConnection) {
-        StatusSocket.close(connection.fd, path: socketPath)
+        connection.stream.close()
     }
 
     // MARK: Accepting
@@ -207,10 +207,10 @@ final class StatusServerLoop: Sendable {
     private func acceptClients(_ connections: inout [StatusConnection],
                                clock: ContinuousClock) -> ContinuousClock.Instant? {
         for _ in 0..<limits.connections {
-            let fd: Int32
+            let stream: UnixStream
             do {
-                guard let accepted = try StatusSocket.accept(listener.descriptor, path: socketPath) else { return nil }
-                fd = accepted
+                guard let accepted = try listener.accept() else { return nil }
+                stream = accepted
             } catch .system(_, _, ECONNABORTED) {
                 continue
             } catch {
@@ -224,7 +224,7 @@ final class StatusServerLoop: Sendable {
                 close(connections.remove(at: victim))
             }
             let now = clock.now
-            connections.append(StatusConnection(fd: fd, deadline: now + .seconds(limits.requestDeadlineSeconds)))
+            connections.append(StatusConnection(stream: stream, deadline: now + .seconds(limits.requestDeadlineSeconds)))
         }
         return nil
     }
