@@ -41,8 +41,9 @@ FUZZ_ARGS_config    := -max_len=8192 -dict=fuzz/config.dict
 
 ## fuzz-wyoming: WyomingEventReader fed whole, byte by byte and in random pieces, must agree.
 FUZZ_CORE_wyoming    := $(addprefix Sources/EarsCore/, \
-    Audio/AudioFormat.swift Audio/MicrophoneLifecycle.swift Meter/EarMeter.swift Meter/StatusReport.swift)
-FUZZ_SOURCES_wyoming := $(addprefix Sources/EarsWyoming/, WyomingEvent.swift WyomingJSON.swift WyomingEventReader.swift)
+    Audio/AudioFormat.swift Audio/MicrophoneLifecycle.swift Meter/EarMeter.swift Meter/StatusReport.swift \
+    Support/JSONValue.swift)
+FUZZ_SOURCES_wyoming := $(addprefix Sources/EarsWyoming/, WyomingEvent.swift WyomingEventReader.swift)
 FUZZ_HARNESS_wyoming := fuzz/WyomingEventReaderFuzz.swift
 FUZZ_ARGS_wyoming    := -max_len=8192 -dict=fuzz/wyoming.dict
 

@@ -18,7 +18,7 @@ public struct WyomingEvent: Sendable, Equatable {
     /// The event type, for example `"detection"` or `"audio-chunk"`.
     public var type: String
     /// The event's data object (empty when the event has none).
-    public var data: [String: WyomingJSON]
+    public var data: [String: JSONValue]
     /// The binary payload (empty when the event has none).
     public var payload: [UInt8]
 
@@ -27,7 +27,7 @@ public struct WyomingEvent: Sendable, Equatable {
     public static let protocolVersion = "1.10.2"
 
     /// Makes an event from its parts.
-    public init(type: String, data: [String: WyomingJSON] = [:], payload: [UInt8] = []) {
+    public init(type: String, data: [String: JSONValue] = [:], payload: [UInt8] = []) {
         self.type = type
         self.data = data
         self.payload = payload
@@ -54,11 +54,11 @@ public struct WyomingEvent: Sendable, Equatable {
 
     /// The event's wire bytes: header line, data segment, payload.
     public func encoded() -> [UInt8] {
-        var header: [String: WyomingJSON] = ["type": .string(type), "version": .string(Self.protocolVersion)]
-        let dataBytes = data.isEmpty ? [] : Array(WyomingJSON.object(data).jsonText.utf8)
+        var header: [String: JSONValue] = ["type": .string(type), "version": .string(Self.protocolVersion)]
+        let dataBytes = data.isEmpty ? [] : Array(JSONValue.object(data).jsonText.utf8)
         if !dataBytes.isEmpty { header["data_length"] = .integer(Int64(dataBytes.count)) }
         if !payload.isEmpty { header["payload_length"] = .integer(Int64(payload.count)) }
-        var bytes = Array(WyomingJSON.object(header).jsonText.utf8)
+        var bytes = Array(JSONValue.object(header).jsonText.utf8)
         bytes.reserveCapacity(bytes.count + 1 + dataBytes.count + payload.count)
         // The header text can hold no raw newline: JSONText escapes control
         // characters inside strings, so this is the only one.
@@ -129,15 +129,15 @@ public struct WyomingEvent: Sendable, Equatable {
     ///   - version: ears' version, if the caller wants it shown.
     ///   - languages: language codes of the phrases (unknown: empty).
     public static func info(wakePhrases: [String], version: String? = nil, languages: [String] = []) -> WyomingEvent {
-        let attribution: WyomingJSON = ["name": "ears", "url": ""]
-        let models = wakePhrases.map { phrase -> WyomingJSON in
+        let attribution: JSONValue = ["name": "ears", "url": ""]
+        let models = wakePhrases.map { phrase -> JSONValue in
             [
                 "name": .string(phrase), "phrase": .string(phrase), "description": .string(phrase),
                 "attribution": attribution, "installed": true, "version": .optional(version),
                 "languages": .array(languages.map { .string($0) }),
             ]
         }
-        let program: WyomingJSON = [
+        let program: JSONValue = [
             "name": "ears", "attribution": attribution, "installed": true,
             "description": "ears on-device wake-phrase listener", "version": .optional(version),
             "models": .array(models),
@@ -148,7 +148,7 @@ public struct WyomingEvent: Sendable, Equatable {
         ])
     }
 
-    private static func formatData(rate: Int, width: Int, channels: Int, timestamp: Int?) -> [String: WyomingJSON] {
+    private static func formatData(rate: Int, width: Int, channels: Int, timestamp: Int?) -> [String: JSONValue] {
         ["rate": .integer(Int64(rate)), "width": .integer(Int64(width)),
          "channels": .integer(Int64(channels)), "timestamp": .optional(timestamp)]
     }

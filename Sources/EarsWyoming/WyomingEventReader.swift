@@ -1,3 +1,5 @@
+import EarsCore
+
 /// Why bytes received from a Wyoming peer could not be read as events.
 ///
 /// Any of these ends the connection: after a framing error the reader cannot
@@ -54,7 +56,7 @@ public struct WyomingEventReader: Sendable {
     /// A parsed header whose data and payload have not fully arrived yet.
     private struct PendingHeader: Sendable {
         var type: String
-        var data: [String: WyomingJSON]
+        var data: [String: JSONValue]
         var dataLength: Int
         var payloadLength: Int
     }
@@ -105,7 +107,7 @@ public struct WyomingEventReader: Sendable {
         var data = header.data
         if header.dataLength > 0 {
             let segment = buffer[start..<(start + header.dataLength)]
-            guard case let .object(members) = try WyomingJSON.parse(segment, what: "data segment") else {
+            guard case let .object(members) = try Self.parseJSON(segment, what: "data segment") else {
                 throw .invalidJSON(what: "data segment (not an object)")
             }
             // Same precedence as the Python reader: the segment overrides
@@ -137,13 +139,13 @@ public struct WyomingEventReader: Sendable {
 
     /// Checks a header line and reads its fields.
     private static func parseHeader(_ line: ArraySlice<UInt8>, limits: Limits) throws(WyomingProtocolError) -> PendingHeader {
-        guard case let .object(header) = try WyomingJSON.parse(line, what: "header") else {
+        guard case let .object(header) = try Self.parseJSON(line, what: "header") else {
             throw .invalidHeader(reason: "not a JSON object")
         }
         guard let type = header["type"]?.stringValue, !type.isEmpty else {
             throw .invalidHeader(reason: "no \"type\" string")
         }
-        var data: [String: WyomingJSON] = [:]
+        var data: [String: JSONValue] = [:]
         switch header["data"] {
         case nil, .null?: break
         case let .object(members)?: data = members
@@ -156,12 +158,21 @@ public struct WyomingEventReader: Sendable {
 
     /// A segment length: absent or null is 0; otherwise a non-negative
     /// integer no larger than `limit`.
-    private static func length(_ value: WyomingJSON?, name: String, limit: Int) throws(WyomingProtocolError) -> Int {
+    private static func length(_ value: JSONValue?, name: String, limit: Int) throws(WyomingProtocolError) -> Int {
         guard let value, value != .null else { return 0 }
         guard let length = value.integerValue, length >= 0 else {
             throw .invalidHeader(reason: "\"\(name)\" is not a non-negative integer")
         }
         guard length <= Int64(limit) else { throw .segmentTooLong(what: name, length: Int(clamping: length), limit: limit) }
         return Int(length)
+    }
+
+    /// One JSON text of an event, or `invalidJSON` naming `what` ("header", "data segment").
+    private static func parseJSON(_ bytes: some Collection<UInt8>, what: String) throws(WyomingProtocolError) -> JSONValue {
+        do {
+            return try JSONValue.parse(bytes)
+        } catch {
+            throw .invalidJSON(what: what)
+        }
     }
 }

@@ -1,14 +1,14 @@
-import EarsCore
 import Foundation
 
-/// A JSON value as it travels in a Wyoming event's header and data segment.
+/// The one JSON value type of ears: Wyoming event headers and data, the
+/// status report, and the answers Vosk returns.
 ///
-/// Why a value type of our own rather than `[String: Any]`: events cross
-/// threads (the audio thread builds them, the server's poll thread writes
+/// Why a value type of our own rather than `[String: Any]`: values cross
+/// threads (the audio thread builds events, a server's poll thread writes
 /// them), so they must be `Sendable`; and Wyoming peers care whether a number
 /// is an integer (`"rate": 16000`, `"timestamp": 1234` in milliseconds), so
 /// integers and fractions are kept apart.
-public enum WyomingJSON: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -20,14 +20,14 @@ public enum WyomingJSON: Sendable, Equatable {
     /// A string.
     case string(String)
     /// An array.
-    case array([WyomingJSON])
+    case array([JSONValue])
     /// An object. Keys are written sorted, so equal values encode to equal bytes.
-    case object([String: WyomingJSON])
+    case object([String: JSONValue])
 
     // MARK: Reading values
 
     /// The member `key` of an object; nil for a missing key or a non-object.
-    public subscript(key: String) -> WyomingJSON? {
+    public subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
         return members[key]
     }
@@ -52,13 +52,13 @@ public enum WyomingJSON: Sendable, Equatable {
     }
 
     /// The array's elements, or nil if this is not an array.
-    public var arrayValue: [WyomingJSON]? {
+    public var arrayValue: [JSONValue]? {
         guard case let .array(elements) = self else { return nil }
         return elements
     }
 
     /// The object's members, or nil if this is not an object.
-    public var objectValue: [String: WyomingJSON]? {
+    public var objectValue: [String: JSONValue]? {
         guard case let .object(members) = self else { return nil }
         return members
     }
@@ -106,14 +106,19 @@ public enum WyomingJSON: Sendable, Equatable {
 
     /// Parses one JSON text (UTF-8 bytes).
     ///
-    /// - Throws: `WyomingProtocolError.invalidJSON` naming `what` (for
-    ///   example "header") when the bytes are not valid JSON.
-    public static func parse(_ bytes: some Collection<UInt8>, what: String) throws(WyomingProtocolError) -> WyomingJSON {
+    /// - Throws: `JSONValue.ParseError` when the bytes are not valid JSON.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(WyomingJSON.self, from: Data(bytes))
+            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
-            throw .invalidJSON(what: what)
+            throw ParseError()
         }
+    }
+
+    /// The bytes given to `parse` are not one valid JSON text.
+    public struct ParseError: Error, Sendable, Equatable {
+        /// Makes the error.
+        public init() {}
     }
 }
 
@@ -121,7 +126,7 @@ public enum WyomingJSON: Sendable, Equatable {
 /// surrogate pairs are handled by a well-tested parser; only the mapping to
 /// cases is ours. The order of attempts matters: `Bool` before numbers (so
 /// `true` does not become 1) and `Int64` before `Double`.
-extension WyomingJSON: Decodable {
+extension JSONValue: Decodable {
     /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -135,16 +140,16 @@ extension WyomingJSON: Decodable {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([WyomingJSON].self) {
+        } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: WyomingJSON].self))
+            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 }
 
 /// Literals make event data read like the JSON it becomes.
-extension WyomingJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
@@ -155,23 +160,23 @@ extension WyomingJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, 
     /// `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array literal.
-    public init(arrayLiteral elements: WyomingJSON...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// A dictionary literal; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, WyomingJSON)...) {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
     }
     /// `nil` becomes `null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
-extension WyomingJSON {
+extension JSONValue {
     /// `.integer(value)`, or `.null` when `value` is nil.
-    public static func optional(_ value: Int?) -> WyomingJSON {
+    public static func optional(_ value: Int?) -> JSONValue {
         value.map { .integer(Int64($0)) } ?? .null
     }
 
     /// `.string(value)`, or `.null` when `value` is nil.
-    public static func optional(_ value: String?) -> WyomingJSON {
+    public static func optional(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null
     }
 }
