@@ -150,3 +150,41 @@ import Testing
         #expect(flagged.stderr.contains("--uri") && flagged.stderr.contains("tcp://HOST:PORT"), "\(flagged.stderr)")
     }
 }
+
+/// The drop-in docs/operations.md shows for opening the wake service's port:
+/// systemd knows every key, and the unit with it is still rated OK or better.
+@Suite struct WyomingWakeDropInTests {
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The ```ini block of the "Home Assistant (Wyoming wake service)" section.
+    static func dropIn() throws -> String {
+        let doc = try String(contentsOf: repository.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let section = try #require(doc.range(of: "## Home Assistant (Wyoming wake service)"), "no such section")
+        let rest = doc[section.upperBound...]
+        let start = try #require(rest.range(of: "```ini\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        return String(rest[start.upperBound..<end.lowerBound])
+    }
+
+    @Test("the documented drop-in verifies, opens only TCP and one port, and keeps the unit's IP deny-list")
+    func dropInVerifies() throws {
+        let dropIn = try Self.dropIn()
+        #expect(dropIn.contains("PrivateNetwork=no"))
+        #expect(dropIn.contains("SocketBindAllow=tcp:10400") && dropIn.contains("SocketBindDeny=any"))
+        #expect(dropIn.contains("IPAddressAllow="))
+        let dir = try scratchDirectory("wake-drop-in")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let unit = try String(contentsOf: Self.repository.appendingPathComponent("systemd/ears.service"), encoding: .utf8)
+        #expect(unit.contains("PrivateNetwork=yes") && unit.contains("IPAddressDeny=any"), "the default unit must keep the network closed")
+        // A drop-in's [Service] lines apply after the unit's: appending them is the same.
+        let combined = unit.replacingOccurrences(of: "/usr/local/bin/ears", with: earsBinary) + "\n" + dropIn
+        try combined.write(toFile: dir + "/ears.service", atomically: true, encoding: .utf8)
+        let verified = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no", dir + "/ears.service"])
+        #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stdout) \(verified.stderr)")
+        let rated = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", "--no-pager", dir + "/ears.service"])
+        let summary = try #require(rated.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let match = try #require(summary.firstMatch(of: /: ([0-9.]+) (\w+)/), "\(summary)")
+        #expect(try #require(Double(match.output.1)) <= 2.0, "\(summary)")
+    }
+}
