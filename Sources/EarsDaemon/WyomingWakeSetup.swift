@@ -33,7 +33,7 @@ enum WyomingWakeSetup {
     static func start(config: EarsConfig, current: @escaping @Sendable () -> EarsConfig, phrases: PhraseList,
                       board: StatusBoard, version: String, log: EarsLog) throws(SocketError) -> WyomingWakeService? {
         guard !config.wyomingURIs.isEmpty else { return nil }
-        let options = WyomingWakeService.Options(socketMode: mode_t(config.socketMode), version: version,
+        let options = WyomingWakeService.Options(maximumStreams: config.wyomingMaxStreams, socketMode: mode_t(config.socketMode), version: version,
                                                  languages: languages(for: config))
         let service = try WyomingWakeService(uris: config.wyomingURIs, options: options, log: log,
                                              phrases: { phrases.current },

@@ -27,7 +27,8 @@ import Synchronization
 public final class WyomingWakeService: Sendable {
     /// Limits and what `info` says.
     public struct Options: Sendable {
-        /// Connections served at once; each may hold an engine (tens of MB).
+        /// Connections served at once; each may hold an engine (about 130 MB
+        /// with PocketSphinx and its verifier).
         public var maximumStreams: Int
         /// Largest header, data and payload accepted from a client.
         public var readerLimits: WyomingEventReader.Limits
@@ -42,7 +43,7 @@ public final class WyomingWakeService: Sendable {
         public var languages: [String]
 
         /// The default `maximumStreams`.
-        public static let defaultMaximumStreams = 8
+        public static let defaultMaximumStreams = 4
 
         /// Makes options; the defaults suit `ears listen`.
         public init(maximumStreams: Int = defaultMaximumStreams,

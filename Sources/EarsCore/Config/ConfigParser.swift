@@ -217,6 +217,9 @@ public enum ConfigParser {
                 return error.sentence
             }
         },
+        rangeKey(section: "wyoming", name: "max_streams", range: 1...16, read: { Int($0) },
+                 problem: "not a whole number from 1 to 16",
+                 allowed: "a whole number from 1 to 16 (default \(EarsConfig.defaultWyomingMaxStreams)): remote streams heard at once, each with its own engine (about 130 MB with PocketSphinx)") { $0.wyomingMaxStreams = $1 },
         absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
         rangeKey(section: "status", name: "socket_mode", range: 0o600...0o666, read: { UInt32($0, radix: 8) },
                  problem: "not an octal mode from 0600 to 0666",

@@ -85,6 +85,11 @@ public struct EarsConfig: Sendable, Equatable {
     /// `[wyoming] uri` (repeatable): where the Wyoming wake service listens
     /// for remote audio (Home Assistant, satellites). Empty, the default: off.
     public var wyomingURIs: [ServiceURI] = []
+    /// `[wyoming] max_streams`: remote streams served at once; each holds an engine.
+    public var wyomingMaxStreams = EarsConfig.defaultWyomingMaxStreams
+    /// The default `wyomingMaxStreams`: a household's satellites and Home
+    /// Assistant itself, at about 130 MB of memory each.
+    public static let defaultWyomingMaxStreams = 4
 
     public init() {}
 }
