@@ -62,6 +62,7 @@ final class WyomingWakeConnection: @unchecked Sendable {
         }
         linger()
         stream.close()
+        if let listener { service.recycle(listener) }
         listener = nil
         let reason = closeReason ?? "service stopping"
         service.updateMeter { $0.openConnections -= 1 }

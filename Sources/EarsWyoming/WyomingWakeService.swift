@@ -61,6 +61,9 @@ public final class WyomingWakeService: Sendable {
 
     /// Builds one connection's listener; called on that connection's thread.
     public typealias ListenerFactory = @Sendable () throws(RemoteWakeError) -> any RemoteWakeListener
+    /// Takes back a closed connection's listener (to keep for the next
+    /// connection, or to drop); called on that connection's thread.
+    public typealias ListenerRecycler = @Sendable (any RemoteWakeListener) -> Void
 
     /// How often (milliseconds) threads look at the stop flag while idle.
     static let pollMilliseconds: Int32 = 200
@@ -73,6 +76,7 @@ public final class WyomingWakeService: Sendable {
     let log: EarsLog
     let phrases: @Sendable () -> [String]
     let makeListener: ListenerFactory
+    let recycle: ListenerRecycler
     let publish: @Sendable (RemoteMeter) -> Void
     let meter = Mutex(RemoteMeter())
     let stopping = Atomic<Bool>(false)
@@ -89,11 +93,14 @@ public final class WyomingWakeService: Sendable {
     ///   - phrases: the phrases in force (models in `info`, names `detect`
     ///     may ask for); cheap and thread-safe.
     ///   - makeListener: one connection's own ear and detector.
+    ///   - recycle: receives the listener of every connection that ends
+    ///     (default: dropped); it is never used by that connection again.
     ///   - publish: receives the meters after every change (any thread).
     /// - Throws: `SocketError` for the first address that cannot be opened;
     ///   the ones opened before it are closed again.
     public init(uris: [ServiceURI], options: Options = Options(), log: EarsLog = .silent,
                 phrases: @escaping @Sendable () -> [String], makeListener: @escaping ListenerFactory,
+                recycle: @escaping ListenerRecycler = { _ in },
                 publish: @escaping @Sendable (RemoteMeter) -> Void = { _ in }) throws(SocketError) {
         var opened: [Endpoint] = []
         do throws(SocketError) {
@@ -113,6 +120,7 @@ public final class WyomingWakeService: Sendable {
         self.log = log
         self.phrases = phrases
         self.makeListener = makeListener
+        self.recycle = recycle
         self.publish = publish
         publish(RemoteMeter())
         let thread = Thread { [self] in
