@@ -80,6 +80,8 @@ let package = Package(
         // The status server's request decoder and its behaviour on a real socket.
         .testTarget(name: "EarsStatusTests", dependencies: ["EarsStatus"], path: "Tests/EarsStatusTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
+        // Remote audio in any format to 16 kHz mono (libsamplerate).
+        .testTarget(name: "EarsFilesTests", dependencies: ["EarsFiles", "EarsCore"], path: "Tests/EarsFilesTests"),
         // The Wyoming wake service's session state machine (pure, no sockets).
         .testTarget(name: "EarsWyomingTests", dependencies: ["EarsWyoming", "EarsCore"], path: "Tests/EarsWyomingTests"),
     ],
