@@ -35,6 +35,11 @@ public final class WyomingWakeService: Sendable {
         /// Longest wait for a client to take what ears writes, in seconds;
         /// a client that reads nothing for this long is disconnected.
         public var writeTimeoutSeconds: Double
+        /// Longest silence from a client, in seconds, before its connection
+        /// is closed, so idle connections cannot hold every stream slot.
+        /// Satellites send audio all the time; five minutes outlasts a
+        /// satellite's pause while it streams a long answer to its server.
+        public var idleTimeoutSeconds: Double
         /// Permission bits of a `unix://` socket file.
         public var socketMode: mode_t
         /// ears' version, shown in `info`.
@@ -48,11 +53,12 @@ public final class WyomingWakeService: Sendable {
         /// Makes options; the defaults suit `ears listen`.
         public init(maximumStreams: Int = defaultMaximumStreams,
                     readerLimits: WyomingEventReader.Limits = .init(headerBytes: 64 * 1024, dataBytes: 64 * 1024, payloadBytes: 1 << 20),
-                    writeTimeoutSeconds: Double = 5, socketMode: mode_t = 0o660,
+                    writeTimeoutSeconds: Double = 5, idleTimeoutSeconds: Double = 300, socketMode: mode_t = 0o660,
                     version: String? = nil, languages: [String] = []) {
             self.maximumStreams = maximumStreams
             self.readerLimits = readerLimits
             self.writeTimeoutSeconds = writeTimeoutSeconds
+            self.idleTimeoutSeconds = idleTimeoutSeconds
             self.socketMode = socketMode
             self.version = version
             self.languages = languages
