@@ -40,7 +40,7 @@ enum WyomingWakeSetup {
                                              phrases: { phrases.current },
                                              makeListener: { () throws(RemoteWakeError) -> any RemoteWakeListener in try pool.take() },
                                              recycle: { pool.give($0) },
-                                             publish: { meter in board.update { $0.remote = meter } })
+                                             publish: { [publisher = StatusPublisher(board: board)] in publisher.remote($0) })
         for (uri, address) in zip(config.wyomingURIs, service.addresses) {
             let exposure = uri.isReachableFromOtherMachines
                 ? " (reachable from other machines: anyone who can connect may stream audio to it; see docs/operations.md)"
