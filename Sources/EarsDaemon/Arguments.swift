@@ -93,6 +93,8 @@ public struct ListenOptions: Equatable {
     public var overrides = ConfigOverrides()
     /// `--input FILE`: a sound file paced at real time instead of the microphone.
     public var inputFile: String?
+    /// `--verbose`: debug lines too (timings, decisions, connections; never transcript text).
+    public var verbose = false
     public init() {}
 }
 
@@ -104,6 +106,8 @@ public struct ScanOptions: Equatable {
     public var json = false
     /// `--candidates`: also one JSON line per verified candidate (implies `--json`).
     public var candidates = false
+    /// `--verbose`: debug lines on stderr (engine load timings, per-file progress).
+    public var verbose = false
     public init() {}
 }
 
@@ -151,8 +155,8 @@ public enum Arguments {
     usage: ears <command> [options]
 
     commands:
-      listen [--input FILE]        listen on the microphone (or a file at real time)
-      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
+      listen [--input FILE] [--verbose]  listen on the microphone (or a file at real time); --verbose adds debug lines
+      scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
@@ -193,8 +197,11 @@ public enum Arguments {
         case "listen":
             var options = ListenOptions()
             try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
-                guard flag == "--input" else { return false }
-                options.inputFile = try value()
+                switch flag {
+                case "--input": options.inputFile = try value()
+                case "--verbose": options.verbose = true
+                default: return false
+                }
                 return true
             }
             try rejectOperands(rest, command: command)
@@ -205,6 +212,7 @@ public enum Arguments {
                 switch flag {
                 case "--json": options.json = true
                 case "--candidates": options.json = true; options.candidates = true
+                case "--verbose": options.verbose = true
                 default: return false
                 }
                 return true
