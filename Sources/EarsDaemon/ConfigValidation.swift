@@ -66,7 +66,7 @@ public enum ConfigValidation {
                 _ = try readAwakeSound(sound)
             } catch {
                 errors.append(located.error(at: "capture.awake_sound",
-                                            "[capture] awake_sound \(ConfigLines.quoted(sound)) \(error.description); "
+                                            "[capture] awake_sound \(ConfigLines.quoted(sound)) \(error.description), "
                                                 + "or leave the key empty for no sound",
                                             fallbackFile: fallbackFile))
             }
@@ -87,8 +87,8 @@ public enum ConfigValidation {
     ///   file is larger than `AwakeSound.maximumFileBytes`, or it is not a
     ///   WAV ears can play (`AwakeSound.decode`).
     public static func readAwakeSound(_ path: String) throws(AwakeSound.Problem) -> AwakeSound {
-        guard let mode = fileMode(path) else { throw AwakeSound.Problem(description: "does not exist") }
-        guard mode & S_IFMT == S_IFREG else { throw AwakeSound.Problem(description: "is not a regular file") }
+        guard let mode = fileMode(path) else { throw AwakeSound.Problem(description: "does not exist; point it at a 16-bit PCM WAV file") }
+        guard mode & S_IFMT == S_IFREG else { throw AwakeSound.Problem(description: "is not a regular file; point it at a 16-bit PCM WAV file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw AwakeSound.Problem(description: "cannot be read by this user (uid \(getuid())); make it readable (chmod a+r)")
         }
