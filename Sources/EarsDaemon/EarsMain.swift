@@ -82,7 +82,7 @@ public enum EarsMain {
             return TrainCommand.run(options, config: config, output: say, errors: printError)
         case let .scan(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
-            let format = lineFormat
+            let format = errorFormat
             let log = EarsLog(debugEnabled: options.verbose) { level, message in
                 FileHandle.standardError.write(Data(format.text(level, message).utf8))
             }
@@ -279,12 +279,13 @@ public enum EarsMain {
         var sound: AwakeSound?
         if let path = config.awakeSound {
             do throws(AwakeSound.Problem) {
-                sound = try ConfigValidation.readAwakeSound(path)
+                let read = try ConfigValidation.readAwakeSound(path)
+                log.debug("awake sound \(path): \(read.sampleRate) Hz, \(read.channels) channel(s), \(JSONText.number(read.seconds, places: 2)) s, on \(config.awakeSoundDevice)")
+                sound = read
             } catch {
                 printError("ears: [capture] awake_sound \(ConfigLines.quoted(path)) \(error.description)")
                 return nil
             }
-            log.debug("awake sound \(path): \(sound.map { "\($0.sampleRate) Hz, \($0.channels) channel(s), \(JSONText.number($0.seconds, places: 2)) s" } ?? ""), on \(config.awakeSoundDevice)")
         }
         return DetectCue(hookPath: config.onDetect, timeoutSeconds: config.hookTimeoutSeconds,
                          sound: sound, soundDevice: config.awakeSoundDevice, log: log)
@@ -299,9 +300,13 @@ public enum EarsMain {
         return read ? "configuration read from \(path)" : "no configuration file at \(path); running on the defaults and the command-line flags"
     }
 
-    /// How log and error lines are written: with `<N>` priorities when the
-    /// output is the journal (`JOURNAL_STREAM`), as before otherwise.
-    static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment)
+    /// How log lines (stdout) are written: with `<N>` priorities when the
+    /// output is the journal (`JOURNAL_STREAM`, not a terminal), as before otherwise.
+    static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                          outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+    /// The same for error lines on stderr.
+    static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                           outputIsTerminal: isatty(STDERR_FILENO) == 1)
 
     /// Writes one line to stdout at once (unbuffered, so the journal and
     /// tests see each line as it happens).
@@ -316,7 +321,7 @@ public enum EarsMain {
 
     /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
     @Sendable private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data(lineFormat.bare(.error, message).utf8))
+        FileHandle.standardError.write(Data(errorFormat.bare(.error, message).utf8))
     }
 }
 

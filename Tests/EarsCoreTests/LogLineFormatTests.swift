@@ -17,6 +17,8 @@ import Testing
         #expect(!LogLineFormat(environment: [:]).journald)
         #expect(!LogLineFormat(environment: ["JOURNAL_STREAM": ""]).journald)
         #expect(!LogLineFormat(environment: ["INVOCATION_ID": "abc"]).journald)
+        // Inherited into a terminal (a shell under a terminal emulator that systemd runs): no prefixes.
+        #expect(!LogLineFormat(environment: ["JOURNAL_STREAM": "8:12345"], outputIsTerminal: true).journald)
     }
 
     @Test("without the journal a line is 'level: message', as before")

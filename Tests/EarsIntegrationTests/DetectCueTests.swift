@@ -156,6 +156,29 @@ import Testing
         #expect(!daemon.output.contains { $0.contains("awake sound") && $0.hasPrefix("warning:") }, "\(daemon.output)")
     }
 
+    @Test("a playback device that cannot play is said once, and every wake still comes")
+    func aBrokenPlaybackDeviceIsSaidOnce() throws {
+        let dir = try scratchDirectory("cue-nodevice")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        try wavBytes([0, 1000, -1000, 0], rate: 16_000).write(to: URL(fileURLWithPath: dir + "/cue.wav"))
+        let daemon = try EarsDaemon.listening(in: dir, config: "[capture]\nawake_sound = \(dir)/cue.wav\nawake_sound_device = nosuchpcm\n", mic: mic)
+        defer { _ = daemon.terminate() }
+        let speech = try call(dir)
+        mic.enqueue(Data(count: 32_000))
+        mic.enqueue(speech)
+        mic.enqueue(Data(count: 32_000))
+        mic.enqueue(speech)
+        let deadline = Date().addingTimeInterval(40)
+        while daemon.output.filter({ $0.hasPrefix("notice: wake") }).count < 2 && Date() < deadline { usleep(100_000) }
+        #expect(daemon.output.filter { $0.hasPrefix("notice: wake") }.count == 2, "\(daemon.output)")
+        usleep(500_000)
+        let warnings = daemon.output.filter { $0.hasPrefix("warning: The awake sound cannot open the ALSA playback device nosuchpcm") }
+        #expect(warnings.count == 1, "\(daemon.output)")
+        #expect(warnings.first?.contains("awake_sound_device") == true)
+    }
+
     @Test("a missing or non-WAV awake_sound, or a non-executable on_detect, is refused with file:line")
     func badCueFilesAreConfigErrors() throws {
         let dir = try scratchDirectory("cue-config")

@@ -17,9 +17,13 @@ public struct LogLineFormat: Sendable, Equatable {
     }
 
     /// The format for a process whose environment is `environment`:
-    /// prefixed when `JOURNAL_STREAM` is set and not empty.
-    public init(environment: [String: String]) {
-        journald = !(environment["JOURNAL_STREAM"] ?? "").isEmpty
+    /// prefixed when `JOURNAL_STREAM` is set and not empty, unless the output
+    /// is a terminal. A shell started by a program that systemd runs (a
+    /// terminal emulator launched as a user service) inherits
+    /// `JOURNAL_STREAM` while writing to a terminal; there the prefixes would
+    /// only be noise, and journald never reads a terminal.
+    public init(environment: [String: String], outputIsTerminal: Bool = false) {
+        journald = !(environment["JOURNAL_STREAM"] ?? "").isEmpty && !outputIsTerminal
     }
 
     /// The syslog priority of `level` (syslog(3), sd-daemon's `SD_ERR` … `SD_DEBUG`):

@@ -25,26 +25,9 @@ final class DetectCue: Sendable {
     /// The ALSA playback device the sound plays on.
     let soundDevice: String
 
-    /// Counts, read by the meter and the tests' log lines.
-    struct Counts: Sendable, Equatable {
-        /// Hooks started.
-        var hookRuns = 0
-        /// Hooks that could not start, were killed or exited non-zero.
-        var hookFailures = 0
-        /// Hooks killed at the timeout.
-        var hookKilled = 0
-        /// Detections that found the last hook still running.
-        var hookSkipped = 0
-        /// Sounds played to the end.
-        var soundsPlayed = 0
-        /// Sounds that failed (the device refused).
-        var soundFailures = 0
-    }
-
     private let log: EarsLog
     private let hookBusy = Atomic<Bool>(false)
     private let soundBusy = Atomic<Bool>(false)
-    private let counts = Mutex(Counts())
     /// The last playback failure said in the log, so a device that stays
     /// missing is said once, not at every wake.
     private let lastSoundFailure = Mutex<String?>(nil)
@@ -65,9 +48,6 @@ final class DetectCue: Sendable {
     /// Whether there is anything to do at a detection.
     var isActive: Bool { hookPath != nil || sound != nil }
 
-    /// Counts so far.
-    var snapshot: Counts { counts.withLock { $0 } }
-
     /// A wake was judged: start the hook and the sound, without waiting for either.
     func detected(_ wake: WakeEvent, at date: Date = Date()) {
         if let sound { play(sound) }
@@ -76,7 +56,6 @@ final class DetectCue: Sendable {
 
     private func startHook(_ path: String, wake: WakeEvent, at date: Date) {
         guard !hookBusy.exchange(true, ordering: .acquiringAndReleasing) else {
-            counts.withLock { $0.hookSkipped += 1 }
             log.warning("on_detect \(path) is still running from the last detection; not started again for this one")
             return
         }
@@ -89,11 +68,6 @@ final class DetectCue: Sendable {
             defer { hookBusy.store(false, ordering: .releasing) }
             let outcome = HookProcess.run(path: path, variables: variables, input: nil,
                                           timeoutSeconds: timeoutSeconds, timerQueue: hookTimerQueue)
-            counts.withLock {
-                $0.hookRuns += 1
-                if outcome.end == .killed { $0.hookKilled += 1 }
-                if outcome.failed { $0.hookFailures += 1 }
-            }
             switch outcome.end {
             case let .couldNotStart(reason):
                 log.error("on_detect \(path) could not start: \(reason)")
@@ -115,11 +89,9 @@ final class DetectCue: Sendable {
             let started = ProcessClock.monotonicSeconds()
             do throws(AlsaPlaybackError) {
                 try AlsaPlayer.play(sound, device: soundDevice)
-                counts.withLock { $0.soundsPlayed += 1 }
                 lastSoundFailure.withLock { $0 = nil }
                 log.debug("awake sound played on \(soundDevice) (\(JSONText.number(sound.seconds, places: 2)) s of sound in \(JSONText.number(ProcessClock.monotonicSeconds() - started, places: 2)) s)")
             } catch {
-                counts.withLock { $0.soundFailures += 1 }
                 let repeated = lastSoundFailure.withLock { last in
                     defer { last = error.description }
                     return last == error.description
