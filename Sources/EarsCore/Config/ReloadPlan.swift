@@ -48,6 +48,9 @@ public struct ReloadPlan: Sendable, Equatable {
         keep(\.wyomingMaxStreams, "[wyoming] max_streams")
         keep(\.onWake, "[capture] on_wake")
         keep(\.hookTimeoutSeconds, "[capture] hook_timeout_seconds")
+        keep(\.onDetect, "[capture] on_detect")
+        keep(\.awakeSound, "[capture] awake_sound")
+        keep(\.awakeSoundDevice, "[capture] awake_sound_device")
 
         rebuildDetector = old.phrases != effective.phrases || old.matching != effective.matching
             || old.refractorySeconds != effective.refractorySeconds
