@@ -72,7 +72,7 @@ test: setup
 	$(MAKE) --no-print-directory fuzz-smoke
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests'
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsWyomingTests|EarsFilesTests|EarsStatusTests'
 
 integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests
