@@ -1,4 +1,5 @@
 import EarsCore
+import EarsDaemon
 import EarsWyoming
 import Glibc
 
@@ -42,7 +43,7 @@ public enum FollowCommand {
             client = try WyomingClient(socketPath: socketPath)
         } catch {
             errors("ears follow: \(error)")
-            return EarsMain.ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
         var recorder = CaptureRecorder(maximumSeconds: maximumCaptureSeconds)
         var outputGone = false
@@ -64,12 +65,12 @@ public enum FollowCommand {
             }
         } catch {
             errors("ears follow: \(error.description)")
-            return EarsMain.ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
-        if outputGone { return EarsMain.ExitCode.failure }
+        if outputGone { return EarsProgram.ExitCode.failure }
         if recorder.isRecording { errors("ears follow: the connection ended during a capture; it was not written") }
         errors("ears follow: the daemon closed the connection")
-        return EarsMain.ExitCode.success
+        return EarsProgram.ExitCode.success
     }
 
     /// The text line for `event`: its type and format fields, for audio only
