@@ -64,7 +64,7 @@ let package = Package(
                 dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
-        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsDaemon", "EarsSocket", "EarsWyoming"], path: "Sources/EarsCLI"),
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
         .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),

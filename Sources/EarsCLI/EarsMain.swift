@@ -2,76 +2,106 @@ import EarsCore
 import EarsDaemon
 import Foundation
 
-/// The `ears` program: parses the command line and runs a command.
+/// The `ears` program: finds the command named by the first words, parses
+/// its flags against its own table (`EarsCommand`), and runs it.
 public enum EarsMain {
+    /// Every command, in the order `--help` lists them.
+    static var commands: [any EarsCommand.Type] { [
+        ListenCommandLine.self, ScanCommandLine.self, StatusCommandLine.self, TapCommandLine.self,
+        FollowCommandLine.self, SoundAlikesCommandLine.self, TrainCommandLine.self,
+        CheckConfigCommandLine.self, ModelStatusCommandLine.self,
+    ] }
+
+    /// The usage text for `ears --help` (each command's own is `ears <command> --help`).
+    static let usage = """
+    usage: ears <command> [options]
+    Run `ears <command> --help` for one command's options.
+
+    commands:
+      listen [--input FILE]        listen on the microphone (or a file at real time)
+      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
+      status [--json]              print the running daemon's meters (a table; JSON with --json or in a pipe)
+      tap                          start a capture in the running daemon as if called
+      follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
+      soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
+      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]  build PHRASE's neural model from synthesized speech
+      check-config                 read the configuration and report problems
+      model status [--json]        which engines' models are installed, and how to install them
+      --version                    print the version
+
+    options (override ears.conf):
+      --config PATH      configuration file (default /etc/ears/ears.conf)
+      --device NAME      ALSA capture device (default: default)
+      --engine NAME      pocketsphinx or vosk
+      --model DIR        engine model directory
+      --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
+      --threshold X      match score needed, 0.05 to 1
+      --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
+      --speech-gate on|off  keep silence and steady noise from the transcriber
+      --matching phonetic|letters  compare the phrase by sound (default) or by letters
+      --runtime-dir DIR  where status.sock lives (status, tap, follow: look only there)
+      --noise-suppression on|off  denoise what the engines hear (raw audio is kept)
+      --spotter keyphrase|transcript  PocketSphinx keyphrase search (default) or transcription
+      --spotter-threshold X  keyphrase threshold, 1e-80 to 1 (default 1e-30)
+      --verifier on|off  rescore each candidate on its own audio (default on)
+      --verifier-threshold X  calibrated score a candidate needs, 0.01 to 0.99
+      --trained-models on|off  hear phrases with their ears train models (default on)
+      --models-dir DIR   where trained models live (default: the state directory)
+      --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
+      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default on)
+    """
+
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
     public static func run(_ arguments: [String]) -> Int32 {
-        let invocation: Invocation
+        guard let first = arguments.first else {
+            say(usage)
+            return EarsProgram.ExitCode.success
+        }
+        switch first {
+        case "--help", "-h":
+            say(usage)
+            return EarsProgram.ExitCode.success
+        case "help":
+            // `ears help scan` is `ears scan --help`.
+            let rest = Array(arguments.dropFirst())
+            return rest.isEmpty ? run(["--help"]) : run(rest + ["--help"])
+        case "--version", "version":
+            say("ears \(EarsProgram.version)")
+            return EarsProgram.ExitCode.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { arguments.starts(with: $0.words) }) else {
+            printError(unknownCommand(arguments[0]))
+            return EarsProgram.ExitCode.usage
+        }
+        return run(command, Array(arguments.dropFirst(command.words.count)))
+    }
+
+    /// Parses `arguments` (after the command's words) for `command` and runs it,
+    /// or prints its help.
+    static func run<Command: EarsCommand>(_ command: Command.Type, _ arguments: [String]) -> Int32 {
         do throws(UsageError) {
-            invocation = try Arguments.parse(arguments)
+            guard let parsed = try Command.parse(arguments) else {
+                say(Command.help)
+                return EarsProgram.ExitCode.success
+            }
+            return parsed.run()
         } catch {
             printError(error.description)
             return EarsProgram.ExitCode.usage
         }
-        switch invocation {
-        case .help:
-            say(Arguments.usage)
-            return EarsProgram.ExitCode.success
-        case .version:
-            say("ears \(EarsProgram.version)")
-            return EarsProgram.ExitCode.success
-        case let .checkConfig(overrides):
-            guard let config = loadCheckedConfig(overrides) else { return EarsProgram.ExitCode.config }
-            say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
-            return EarsProgram.ExitCode.success
-        case let .tap(overrides):
-            guard let config = loadConfig(overrides) else { return EarsProgram.ExitCode.config }
-            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
-            do throws(StatusClient.Failure) {
-                let answer = try StatusClient.get("/tap", socketPath: socketPath, method: "POST")
-                say(answer.status == 202 ? "tap: a capture starts now" : "tap: the daemon answered \(answer.status)")
-                return answer.status == 202 ? EarsProgram.ExitCode.success : EarsProgram.ExitCode.failure
-            } catch {
-                printError("ears tap: \(error.description)")
-                return EarsProgram.ExitCode.failure
-            }
-        case let .follow(overrides, wav):
-            guard let config = loadConfig(overrides) else { return EarsProgram.ExitCode.config }
-            return FollowCommand.run(config: config, wav: wav, output: say, errors: printError)
-        case let .status(overrides):
-            guard let config = loadConfig(overrides) else { return EarsProgram.ExitCode.config }
-            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
-            do throws(StatusClient.Failure) {
-                let answer = try StatusClient.get("/ears", socketPath: socketPath)
-                say(answer.body)
-                return answer.status == 200 ? EarsProgram.ExitCode.success : EarsProgram.ExitCode.failure
-            } catch {
-                printError("ears status: \(error.description)")
-                return EarsProgram.ExitCode.failure
-            }
-        case let .modelStatus(overrides, json):
-            guard let config = loadConfig(overrides) else { return EarsProgram.ExitCode.config }
-            return ModelStatusCommand.run(config: config, json: json, output: say)
-        case let .soundAlikes(options):
-            guard let config = loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-            return SoundAlikesCommand.run(options, config: config, output: say)
-        case let .train(options):
-            guard let config = loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-            return TrainCommand.run(options, config: config, output: say, errors: printError)
-        case let .scan(options):
-            guard let config = loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-            return ScanCommand.run(options, config: config, output: say, errors: printError)
-        case let .listen(options):
-            if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
-                printError(refusal)
-                return EarsProgram.ExitCode.usage
-            }
-            guard let config = loadCheckedConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-            return ListenDaemon.run(options, config: config)
-        }
     }
 
-    private static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+    /// The sentence for a first word that names no command.
+    static func unknownCommand(_ word: String) -> String {
+        if word == "model" { return "ears model: the only subcommand is 'status' (ears model status [--json])" }
+        let names = commands.map { $0.name } + ["--version", "--help"]
+        return "ears: unknown command '\(word)'; allowed: \(names.joined(separator: ", "))"
+    }
+
+    /// The configuration for `overrides` (exit 78 and the file:line on stderr when it is bad).
+    static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
         do throws(ConfigError) {
             return try ConfigLoader.load(overrides)
         } catch {
@@ -82,7 +112,7 @@ public enum EarsMain {
 
     /// The configuration, checked against the machine (`ConfigValidation`):
     /// what `check-config` passes is what `listen` starts with.
-    private static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+    static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
         do throws(ConfigValidation.Problems) {
             return try ConfigValidation.load(overrides)
         } catch {
@@ -91,11 +121,26 @@ public enum EarsMain {
         }
     }
 
+    /// Where a client looks for the daemon (`ServiceSearch.places`); nil after
+    /// saying why when the configuration file, read for its
+    /// `runtime_directory`, is bad.
+    static func searchPlaces(_ overrides: ConfigOverrides,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> [ServiceSearch.Place]? {
+        var configured: String?
+        if overrides.runtimeDirectory == nil {
+            guard let config = loadConfig(overrides) else { return nil }
+            configured = config.runtimeDirectory
+        }
+        return ServiceSearch.places(environment: environment, userID: getuid(),
+                                    runtimeDirectoryFlag: overrides.runtimeDirectory, configuredDirectory: configured)
+    }
+
     /// Writes one line to stdout at once (unbuffered, so tests see each line as it happens).
     @Sendable static func say(_ message: String) {
         FileHandle.standardOutput.write(Data((message + "\n").utf8))
     }
 
+    /// Writes one line to stderr.
     @Sendable static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }

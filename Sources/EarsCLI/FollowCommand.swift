@@ -25,7 +25,7 @@ public enum FollowCommand {
     /// of live audio plus 3 s of pre-roll, so this is never reached normally.
     public static let maximumCaptureSeconds = 60
 
-    /// Follows the socket for `config`'s runtime directory.
+    /// Follows the listen socket at `socketPath`.
     ///
     /// - Parameters:
     ///   - wav: write captures as WAV to `writeOutput` instead of text lines.
@@ -34,10 +34,9 @@ public enum FollowCommand {
     ///     output is gone, which ends the command.
     ///   - errors: receives notices and failures, one line each.
     /// - Returns: the exit status.
-    public static func run(config: EarsConfig, wav: Bool, output: (String) -> Void,
+    public static func run(socketPath: String, wav: Bool, output: (String) -> Void,
                            writeOutput: ([UInt8]) -> Bool = FollowCommand.writeStandardOutput,
                            errors: (String) -> Void) -> Int32 {
-        let socketPath = WyomingServer.socketPath(runtimeDirectory: ConfigLoader.runtimeDirectory(for: config))
         let client: WyomingClient
         do {
             client = try WyomingClient(socketPath: socketPath)

@@ -1,0 +1,36 @@
+import EarsCore
+import EarsDaemon
+
+/// `ears listen [--input FILE]`: the daemon (`ListenDaemon`).
+struct ListenCommandLine: EarsCommand {
+    static let words = ["listen"]
+    static let operands = ""
+    static let summary = """
+    Listen on the microphone (or a sound file paced at real time) and wake on the
+    configured phrases; serve status.sock and listen.sock. The ears service runs this.
+    SIGHUP re-reads the configuration; SIGTERM or SIGINT stops.
+    """
+    static let flags = [
+        FlagSpec("--input", "FILE", "a sound file played at real time instead of the microphone"),
+    ] + ConfigFlags.all
+
+    /// The flags read.
+    let options: ListenOptions
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        try rejectOperands(parsed, command: Self.name)
+        var options = ListenOptions()
+        options.overrides = try ConfigFlags.overrides(from: parsed)
+        options.inputFile = parsed.value("--input")
+        self.options = options
+    }
+
+    func run() -> Int32 {
+        if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
+            EarsMain.printError(refusal)
+            return EarsProgram.ExitCode.usage
+        }
+        guard let config = EarsMain.loadCheckedConfig(options.overrides) else { return EarsProgram.ExitCode.config }
+        return ListenDaemon.run(options, config: config)
+    }
+}
