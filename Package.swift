@@ -76,6 +76,8 @@ let package = Package(
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
+        // The option parser, the command table and the clients' search for the daemon.
+        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsSocket"], path: "Tests/EarsCLITests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
