@@ -71,6 +71,9 @@ package enum ServiceSearch {
         return candidates.filter { seen.insert($0.directory).inserted }
     }
 
+    /// How a reason for a socket the user may not open begins.
+    static let permissionDenied = "permission denied"
+
     /// Why one place did not answer, in words.
     ///
     /// - Parameters:
@@ -86,7 +89,7 @@ package enum ServiceSearch {
         case let .system(_, _, code) where code == EACCES || code == EPERM:
             let join = socketGroup.map { "add yourself to its group \($0) (sudo usermod -aG \($0) $USER, then log in again)" }
                 ?? "add yourself to the socket's group"
-            return "permission denied: \(join), or use sudo"
+            return "\(permissionDenied): \(join), or use sudo"
         case let .system(_, _, code) where code == ENOTDIR:
             return "not a directory"
         case let .timedOut(_, seconds):
@@ -102,7 +105,12 @@ package enum ServiceSearch {
         for (place, reason) in tried {
             lines.append("  \(place.directory) (\(place.origin)): \(reason)")
         }
-        lines.append("is `ears listen` running? Start it (systemctl start ears, or ears listen), or pass --runtime-dir DIR")
+        if tried.contains(where: { $0.reason.hasPrefix(permissionDenied) }) {
+            // Someone is likely there: the advice is about access, not starting it.
+            lines.append("a daemon may be running where permission was denied; ask as a member of its socket's group, or with sudo")
+        } else {
+            lines.append("is `ears listen` running? Start it (systemctl start ears, or ears listen), or pass --runtime-dir DIR")
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -46,6 +46,8 @@ import Testing
         let text = ServiceSearch.notFound([(ServiceSearch.Place("/a", "one"), "no socket"), (ServiceSearch.Place("/b", "two"), "refused")])
         #expect(text.contains("/a (one): no socket") && text.contains("/b (two): refused"))
         #expect(text.contains("is `ears listen` running?"))
+        let denied = ServiceSearch.notFound([(ServiceSearch.Place("/a", "one"), ServiceSearch.reason(.system(call: "connect", path: "/a", errno: EACCES), socketGroup: nil))])
+        #expect(!denied.contains("is `ears listen` running?") && denied.contains("sudo"))
     }
 }
 
