@@ -121,15 +121,23 @@ public enum EarsMain {
         }
     }
 
-    /// Where a client looks for the daemon (`ServiceSearch.places`); nil after
-    /// saying why when the configuration file, read for its
-    /// `runtime_directory`, is bad.
+    /// Where a client looks for the daemon (`ServiceSearch.places`).
+    ///
+    /// The configuration is read only for its `runtime_directory`. A file
+    /// named with `--config` must be good (nil after saying why, exit 78);
+    /// the default /etc/ears/ears.conf may be unreadable to the user asking
+    /// (the service's file) or broken, which must not stop a client from
+    /// looking in the usual places, so then it is passed over.
     static func searchPlaces(_ overrides: ConfigOverrides,
                              environment: [String: String] = ProcessInfo.processInfo.environment) -> [ServiceSearch.Place]? {
         var configured: String?
         if overrides.runtimeDirectory == nil {
-            guard let config = loadConfig(overrides) else { return nil }
-            configured = config.runtimeDirectory
+            if overrides.configPath == nil {
+                configured = (try? ConfigLoader.load(overrides))?.runtimeDirectory
+            } else {
+                guard let config = loadConfig(overrides) else { return nil }
+                configured = config.runtimeDirectory
+            }
         }
         return ServiceSearch.places(environment: environment, userID: getuid(),
                                     runtimeDirectoryFlag: overrides.runtimeDirectory, configuredDirectory: configured)

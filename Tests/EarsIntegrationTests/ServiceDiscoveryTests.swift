@@ -53,6 +53,13 @@ import Testing
         }
     }
 
+    @Test("a configuration named with --config must be good even for a client (exit 78)")
+    func aNamedBadConfigIsAConfigError() throws {
+        let result = try runCommand(earsBinary, ["status", "--config", "/nonexistent/ears.conf"])
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("/nonexistent/ears.conf"))
+    }
+
     @Test("a socket the user may not open gives the permission sentence, not 'is it running?' alone")
     func permissionDenied() throws {
         let dir = try scratchDirectory("discovery-denied")

@@ -16,7 +16,9 @@ import Glibc
 /// SIGHUP reloads) and systemd supervision; the command line that starts it
 /// is EarsCLI's.
 public enum ListenDaemon {
-    /// `ears listen`: status socket, audio loop, signals. Returns on SIGTERM/SIGINT.
+    /// Runs the daemon with `config` (already checked by `ConfigValidation`):
+    /// status socket, listen socket, audio loop, signals. Returns the exit
+    /// status on SIGTERM/SIGINT, or at once when a socket cannot be served.
     public static func run(_ options: ListenOptions, config: EarsConfig) -> Int32 {
         let log = EarsLog { level, message in
             say("\(level.rawValue): \(message)")
@@ -171,6 +173,7 @@ public enum ListenDaemon {
         FileHandle.standardOutput.write(Data((message + "\n").utf8))
     }
 
+    /// Writes one line to stderr.
     @Sendable static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
