@@ -18,8 +18,8 @@ public enum EarsMain {
     Run `ears <command> --help` for one command's options.
 
     commands:
-      listen [--input FILE]        listen on the microphone (or a file at real time)
-      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
+      listen [--input FILE] [--verbose]  listen on the microphone (or a file at real time); --verbose adds debug lines
+      scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
       status [--json]              print the running daemon's meters (a table; JSON with --json or in a pipe)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
@@ -148,8 +148,8 @@ public enum EarsMain {
         FileHandle.standardOutput.write(Data((message + "\n").utf8))
     }
 
-    /// Writes one line to stderr.
+    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
     @Sendable static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
     }
 }

@@ -67,6 +67,8 @@ public struct ListenOptions: Equatable {
     public var overrides = ConfigOverrides()
     /// `--input FILE`: a sound file paced at real time instead of the microphone.
     public var inputFile: String?
+    /// `--verbose`: debug lines too (timings, decisions, connections; never transcript text).
+    public var verbose = false
     public init() {}
 }
 
@@ -78,6 +80,8 @@ public struct ScanOptions: Equatable {
     public var json = false
     /// `--candidates`: also one JSON line per verified candidate (implies `--json`).
     public var candidates = false
+    /// `--verbose`: debug lines on stderr (engine load timings, per-file progress).
+    public var verbose = false
     public init() {}
 }
 

@@ -1,4 +1,8 @@
 import EarsCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What every part of the `ears` program shares: its version and exit statuses.
 public enum EarsProgram {
@@ -16,4 +20,12 @@ public enum EarsProgram {
         /// Bad configuration (EX_CONFIG).
         public static let config: Int32 = ConfigError.exitCode
     }
+
+    /// How log lines (stdout) are written: with `<N>` priorities when the
+    /// output is the journal (`JOURNAL_STREAM`, not a terminal), as before otherwise.
+    public static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                                 outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+    /// The same for error lines on stderr.
+    public static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                                  outputIsTerminal: isatty(STDERR_FILENO) == 1)
 }

@@ -12,6 +12,7 @@ struct ListenCommandLine: EarsCommand {
     """
     static let flags = [
         FlagSpec("--input", "FILE", "a sound file played at real time instead of the microphone"),
+        FlagSpec("--verbose", "debug lines too (timings, decisions, connections; never transcript text)"),
     ] + ConfigFlags.all
 
     /// The flags read.
@@ -22,6 +23,7 @@ struct ListenCommandLine: EarsCommand {
         var options = ListenOptions()
         options.overrides = try ConfigFlags.overrides(from: parsed)
         options.inputFile = parsed.value("--input")
+        options.verbose = parsed.has("--verbose")
         self.options = options
     }
 

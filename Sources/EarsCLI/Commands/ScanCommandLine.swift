@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import Foundation
 
 /// `ears scan FILE... [--json] [--candidates]`: the ear over files (`ScanCommand`).
 struct ScanCommandLine: EarsCommand {
@@ -12,6 +13,7 @@ struct ScanCommandLine: EarsCommand {
     static let flags = [
         FlagSpec("--json", "one JSON line per wake and a summary line"),
         FlagSpec("--candidates", "also one JSON line per verified candidate (implies --json)"),
+        FlagSpec("--verbose", "debug lines on stderr (engine load timings, per-file progress)"),
     ] + ConfigFlags.all
 
     /// The flags and files read.
@@ -22,6 +24,7 @@ struct ScanCommandLine: EarsCommand {
         options.overrides = try ConfigFlags.overrides(from: parsed)
         options.candidates = parsed.has("--candidates")
         options.json = parsed.has("--json") || options.candidates
+        options.verbose = parsed.has("--verbose")
         options.files = parsed.operands
         guard !options.files.isEmpty else { throw UsageError(description: "ears scan: give at least one audio file") }
         self.options = options
@@ -29,6 +32,10 @@ struct ScanCommandLine: EarsCommand {
 
     func run() -> Int32 {
         guard let config = EarsMain.loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-        return ScanCommand.run(options, config: config, output: EarsMain.say, errors: EarsMain.printError)
+        let format = EarsProgram.errorFormat
+        let log = EarsLog(debugEnabled: options.verbose) { level, message in
+            FileHandle.standardError.write(Data(format.text(level, message).utf8))
+        }
+        return ScanCommand.run(options, config: config, output: EarsMain.say, errors: EarsMain.printError, log: log)
     }
 }

@@ -226,6 +226,13 @@ public enum ConfigParser {
         absolutePathKey(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { $0.onWake = $1 },
         numberKey(section: "capture", name: "hook_timeout_seconds", range: 1...600, problem: "not a number of seconds from 1 to 600",
                   allowed: "seconds from 1 to 600") { $0.hookTimeoutSeconds = $1 },
+        absolutePathKey(section: "capture", name: "on_detect", allowed: "an absolute path to an executable run at each detection, or empty for none") { $0.onDetect = $1 },
+        absolutePathKey(section: "capture", name: "awake_sound", allowed: "an absolute path to a 16-bit PCM WAV of at most 10 s played at each detection, or empty for none") { $0.awakeSound = $1 },
+        Key(section: "capture", name: "awake_sound_device", allowed: "an ALSA playback device name such as default, hw:0,0 or plughw:CARD=PCH") { config, value, _ in
+            guard !value.isEmpty else { return "the device name is empty" }
+            config.awakeSoundDevice = value
+            return nil
+        },
         Key(section: "listen", name: "socket_group", allowed: "a group name (e.g. ears-clients), or empty to keep the service's own group") { config, value, _ in
             config.listenSocketGroup = value.isEmpty ? nil : value
             return nil

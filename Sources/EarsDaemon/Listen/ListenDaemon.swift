@@ -20,9 +20,11 @@ public enum ListenDaemon {
     /// status socket, listen socket, audio loop, signals. Returns the exit
     /// status on SIGTERM/SIGINT, or at once when a socket cannot be served.
     public static func run(_ options: ListenOptions, config: EarsConfig) -> Int32 {
-        let log = EarsLog { level, message in
-            say("\(level.rawValue): \(message)")
+        let format = EarsProgram.lineFormat
+        let log = EarsLog(debugEnabled: options.verbose) { level, message in
+            write(format.text(level, message))
         }
+        log.info(configFileLine(options.overrides))
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and the dispatch sources below cannot miss one.
         var signals = sigset_t()
@@ -34,6 +36,7 @@ public enum ListenDaemon {
         var consumers: [any CaptureConsumer] = []
         let hook = config.onWake.map { ExecHook(path: $0, timeoutSeconds: config.hookTimeoutSeconds, log: log) }
         if let hook { consumers.append(hook) }
+        guard let cue = detectCue(config, log: log) else { return EarsProgram.ExitCode.config }
         let board = StatusBoard(engine: config.engine.rawValue, model: EngineFactory.modelLabel(for: config),
                                 clock: ProcessClock.monotonicSeconds)
         board.update { $0.heardShown = config.earText }
@@ -43,7 +46,8 @@ public enum ListenDaemon {
         do {
             try RuntimeDirectory.prepare(runtimeDirectory)
             server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
-                StatusRoutes.answer(request, board: board, taps: taps)
+                log.debug("status socket: \(JSONText.string(String(request.method.prefix(16)))) \(JSONText.string(String(request.path.prefix(80))))")
+                return StatusRoutes.answer(request, board: board, taps: taps)
             }
         } catch {
             printError("ears: cannot serve status on \(socketPath): \(error)")
@@ -86,6 +90,8 @@ public enum ListenDaemon {
         let service = ListenService(config: config, source: source, board: board, log: log,
                                     consumers: consumers, taps: taps,
                                     earText: earTextSink, phraseList: phraseList) { wake in
+            // The cue first: it only queues work, and it is what a person waits for.
+            if cue.isActive { cue.detected(wake) }
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         let audioThread = Thread { service.run() }
@@ -167,15 +173,48 @@ public enum ListenDaemon {
         }
     }
 
+    /// The `[capture] on_detect` / `awake_sound` cue for `config`, its WAV
+    /// read now (it was checked at load; it can only have gone since), or
+    /// nil after saying why on stderr.
+    private static func detectCue(_ config: EarsConfig, log: EarsLog) -> DetectCue? {
+        var sound: AwakeSound?
+        if let path = config.awakeSound {
+            do throws(AwakeSound.Problem) {
+                let read = try ConfigValidation.readAwakeSound(path)
+                log.debug("awake sound \(path): \(read.sampleRate) Hz, \(read.channels) channel(s), \(JSONText.number(read.seconds, places: 2)) s, on \(config.awakeSoundDevice)")
+                sound = read
+            } catch {
+                printError("ears: [capture] awake_sound \(ConfigLines.quoted(path)) \(error.description)")
+                return nil
+            }
+        }
+        return DetectCue(hookPath: config.onDetect, timeoutSeconds: config.hookTimeoutSeconds,
+                         sound: sound, soundDevice: config.awakeSoundDevice, log: log)
+    }
+
+    /// Which configuration file `listen` runs with, for its first log line
+    /// (the same test `ConfigLoader` makes: `--config` must exist, the
+    /// default path is read only when it does).
+    static func configFileLine(_ overrides: ConfigOverrides) -> String {
+        let path = overrides.configPath ?? EarsConfig.defaultPath
+        let read = overrides.configPath != nil || FileManager.default.fileExists(atPath: path)
+        return read ? "configuration read from \(path)" : "no configuration file at \(path); running on the defaults and the command-line flags"
+    }
+
     /// Writes one line to stdout at once (unbuffered, so the journal and
     /// tests see each line as it happens).
     @Sendable static func say(_ message: String) {
-        FileHandle.standardOutput.write(Data((message + "\n").utf8))
+        write(message + "\n")
     }
 
-    /// Writes one line to stderr.
+    /// Writes `text` (whole lines) to stdout at once.
+    @Sendable private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
     @Sendable static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
     }
 }
 
