@@ -63,7 +63,9 @@ let package = Package(
         .target(name: "EarsDaemon",
                 dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
                 path: "Sources/EarsDaemon"),
-        .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
+        // The command line: each command's flags, help and run; the clients of the running daemon.
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
+        .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),
 
@@ -74,6 +76,8 @@ let package = Package(
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
+        // The option parser, the command table and the clients' search for the daemon.
+        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsSocket"], path: "Tests/EarsCLITests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),

@@ -4,7 +4,7 @@ import Glibc
 /// opening it would): scan reads a FIFO as a stream, `listen --input` takes
 /// only regular files (a FIFO would leave it waiting in `opening` for a
 /// writer, with nothing saying so).
-enum InputKind: Equatable {
+package enum InputKind: Equatable {
     /// A regular file (or a link to one).
     case regular
     /// A named pipe: reading it waits for a writer.
@@ -15,7 +15,7 @@ enum InputKind: Equatable {
     case other(String)
 
     /// Classifies `path` with `stat`.
-    init(path: String) {
+    package init(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             self = .missing
@@ -32,7 +32,7 @@ enum InputKind: Equatable {
     }
 
     /// Why `ears listen --input` refuses this kind, or nil if it takes it.
-    func listenRefusal(path: String) -> String? {
+    package func listenRefusal(path: String) -> String? {
         switch self {
         case .regular, .missing: return nil
         case .fifo:

@@ -17,7 +17,7 @@ public enum StatusRoutes {
             return .json(board.snapshot().json() + "\n")
         case "/metrics":
             guard request.method == "GET" || request.method == "HEAD" else { return .methodNotAllowed(allow: "GET, HEAD") }
-            return .text(board.snapshot().prometheusText(version: EarsMain.version),
+            return .text(board.snapshot().prometheusText(version: EarsProgram.version),
                          contentType: PrometheusExposition.contentType)
         case "/tap":
             // `ears tap`: a capture as if called. No body is read, none is sent back but a status.

@@ -3,19 +3,10 @@ import EarsSocket
 import EarsWyoming
 import Glibc
 
-/// Wires the Wyoming wake service into `ears listen`: the `--uri` flag, the
-/// service built from `[wyoming] uri`, each connection's `RemoteWakeEar`
+/// Wires the Wyoming wake service into `ears listen`: the service built from
+/// `[wyoming] uri` (or `listen --uri`), each connection's `RemoteWakeEar`
 /// (from a `RemoteWakeEarPool`), and the `remote` meters on the status board.
 enum WyomingWakeSetup {
-    /// `--uri URI`, parsed, or a usage error naming the allowed forms.
-    static func uri(_ text: String) throws(UsageError) -> ServiceURI {
-        do throws(ServiceURI.ParseError) {
-            return try ServiceURI(parsing: text)
-        } catch {
-            throw UsageError(description: "ears listen: --uri \(ConfigLines.quoted(text)): \(error.sentence)")
-        }
-    }
-
     /// The languages `info` lists for the engine in `config`: PocketSphinx's
     /// model is US English; a Vosk model's language is not known here.
     static func languages(for config: EarsConfig) -> [String] {

@@ -65,11 +65,8 @@ public final class VoskTranscriber: Transcriber {
             }
             // Vosk parses the grammar with its own JSON reader and crashes on
             // malformed text (seen with 0.3.45), so it is always written by a
-            // real JSON encoder, never by string pasting.
-            guard let data = try? JSONSerialization.data(withJSONObject: grammar),
-                  let json = String(data: data, encoding: .utf8) else {
-                throw .engineFailed(engine: "vosk", detail: "the grammar could not be written as JSON")
-            }
+            // JSON writer (`JSONValue`), never by string pasting.
+            let json = JSONValue.array(grammar.map { .string($0) }).jsonText
             made = json.withCString { library.recognizerNewGrammar(model.handle, Float(AudioFormat.sampleRate), $0) }
         } else {
             made = library.recognizerNew(model.handle, Float(AudioFormat.sampleRate))
@@ -230,10 +227,8 @@ public final class VoskTranscriber: Transcriber {
     /// A malformed answer counts as silence rather than stopping the ear.
     private func text(of json: UnsafePointer<CChar>?, key: String) -> String {
         guard let json else { return "" }
-        let data = Data(bytes: json, count: strlen(json))
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let text = object[key] as? String else { return "" }
-        return text
+        let bytes = UnsafeRawBufferPointer(start: json, count: strlen(json))
+        return (try? JSONValue.parse(bytes))?[key]?.stringValue ?? ""
     }
 
     private func piece(_ kind: TranscriptPiece.Kind, _ text: String) -> TranscriptPiece {

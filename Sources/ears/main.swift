@@ -1,4 +1,4 @@
-import EarsDaemon
+import EarsCLI
 #if canImport(Glibc)
 import Glibc
 #endif

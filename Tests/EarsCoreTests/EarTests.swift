@@ -56,7 +56,7 @@ import Testing
         report.phase = .listening
         let json = report.json()
         for key in ["\"phase\":\"listening\"", "\"closed_why\":null", "\"engine\":\"pocketsphinx\"", "\"model\":\"/m\"",
-                    "\"cpu_pct\":", "\"ear\":{\"chunks\":0,\"fed\":0,\"results\":0,\"dropped\":0,\"loudest\":0,\"since_audio_s\":null}",
+                    "\"cpu_pct\":", "\"ear\":{\"chunks\":0,\"dropped\":0,\"fed\":0,\"loudest\":0,\"results\":0,\"since_audio_s\":null}",
                     "\"audio\":{\"gap_s\":0,\"overruns\":0}",
                     "\"wakes\":0", "\"near_misses\":0", "\"uptime_s\":", "\"heard_shown\":false"] {
             #expect(json.contains(key), "\(key) missing from \(json)")
@@ -68,6 +68,18 @@ import Testing
         report.phase = .closed
         report.closedWhy = "The microphone \"hw:9\" is not there."
         #expect(report.json().contains("\"closed_why\":\"The microphone \\\"hw:9\\\" is not there.\""))
+    }
+
+    @Test("meters are rounded to their places, and whole values are written without a fraction")
+    func metersAreRounded() {
+        var report = StatusReport(engine: "e", model: "m")
+        report.cpuPercent = 12.3456
+        report.captureSeconds = 3
+        report.ear.loudest = 0.123456
+        let json = report.json()
+        #expect(json.contains("\"cpu_pct\":12.35") && json.contains("\"capture_s\":3,") && json.contains("\"loudest\":0.1235"), "\(json)")
+        #expect(JSONValue.decimal(Double.nan, places: 2) == .integer(0))
+        #expect(JSONValue.decimal(nil, places: 2) == .null)
     }
 
     @Test func numbersAreWrittenWithoutTrailingZeros() {

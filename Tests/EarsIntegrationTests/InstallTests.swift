@@ -213,9 +213,9 @@ private func repositoryFile(_ relative: String) throws -> String {
 
 /// `EarsMain.version` as written in the source (the integration tests do not link the daemon).
 private func earsVersion() throws -> String {
-    let source = try repositoryFile("Sources/EarsDaemon/EarsMain.swift")
+    let source = try repositoryFile("Sources/EarsDaemon/EarsProgram.swift")
     guard let match = source.firstMatch(of: /static let version = "([^"]+)"/) else {
-        throw InstallTestError("no version in Sources/EarsDaemon/EarsMain.swift")
+        throw InstallTestError("no version in Sources/EarsDaemon/EarsProgram.swift")
     }
     return String(match.1)
 }

@@ -17,8 +17,14 @@ public enum ConfigParser {
         let name: String
         /// What is allowed, in words, for error messages.
         let allowed: String
+        /// The bounds of a decimal-number key (`numberKey`), shared with the
+        /// command-line flags that set the same value; nil for other keys.
+        var range: ClosedRange<Double>? = nil
         let apply: @Sendable (inout EarsConfig, String, inout Bool) -> String?
     }
+
+    /// The threshold a phrase may carry after `|` (and `--threshold` sets for all).
+    public static let phraseThresholdRange: ClosedRange<Double> = 0.05...1
 
     /// Parses `text` read from `file` (the name is used in errors only).
     public static func parse(_ text: String, file: String) throws(ConfigError) -> EarsConfig {
@@ -73,6 +79,22 @@ public enum ConfigParser {
         keys.map { ("\($0.section).\($0.name)", $0.allowed) }
     }
 
+    /// The bounds of the decimal-number key `key` (`section.name`, e.g.
+    /// `wake.verifier_threshold`; `wake.phrase` gives the phrase threshold's),
+    /// so a command-line flag setting the same value checks the same range;
+    /// nil for a key that is not a decimal number.
+    public static func numberRange(_ key: String) -> ClosedRange<Double>? {
+        keys.first { "\($0.section).\($0.name)" == key }?.range
+    }
+
+    /// A range in words as the messages write it: "0.01 to 0.99", "0 to 1000000", "1e-80 to 1".
+    public static func words(_ range: ClosedRange<Double>) -> String {
+        func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        }
+        return "\(number(range.lowerBound)) to \(number(range.upperBound))"
+    }
+
     /// A key taking on/off (see `parseSwitch`).
     private static func switchKey(section: String, name: String, allowed: String,
                                   set: @escaping @Sendable (inout EarsConfig, Bool) -> Void) -> Key {
@@ -100,7 +122,9 @@ public enum ConfigParser {
     /// A key taking a decimal number inside `range` (`rangeKey`).
     private static func numberKey(section: String, name: String, range: ClosedRange<Double>, problem: String, allowed: String,
                                   set: @escaping @Sendable (inout EarsConfig, Double) -> Void) -> Key {
-        rangeKey(section: section, name: name, range: range, read: { Double($0) }, problem: problem, allowed: allowed, set: set)
+        var key = rangeKey(section: section, name: name, range: range, read: { Double($0) }, problem: problem, allowed: allowed, set: set)
+        key.range = range
+        return key
     }
 
     /// A key taking an absolute path, or empty for "none / the default" (nil).
@@ -149,12 +173,13 @@ public enum ConfigParser {
                   allowed: "a number from 0 (off) to 1000000: PocketSphinx's weight for each phrase as one compound word, relative to a uniform word probability") { $0.phraseBoost = $1 },
         switchKey(section: "engine", name: "speech_gate", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.speechGate = $1 },
         switchKey(section: "engine", name: "vosk_grammar", allowed: "on or off (also yes/no, true/false, 1/0)") { $0.voskGrammar = $1 },
-        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa; at most \(PhraseLimits.maximumForms) phrases and aliases in all, each at most \(PhraseLimits.maximumCharacters) characters") { config, value, seen in
+        Key(section: "wake", name: "phrase", allowed: "the phrase as written text, optionally followed by '| threshold' (0.05 to 1.0) and '| alias, alias', e.g. hey cordelia | 0.8 | cordelia pippa; at most \(PhraseLimits.maximumForms) phrases and aliases in all, each at most \(PhraseLimits.maximumCharacters) characters",
+            range: phraseThresholdRange) { config, value, seen in
             let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
             guard let text = parts.first, !LetterMatcher.letters(text).isEmpty else { return "the phrase has no letters" }
             var phrase = WakePhrase(text: text)
             if parts.count >= 2, !parts[1].isEmpty {
-                guard let threshold = Double(parts[1]), threshold >= 0.05, threshold <= 1 else { return "the threshold is not a number from 0.05 to 1.0" }
+                guard let threshold = Double(parts[1]), phraseThresholdRange.contains(threshold) else { return "the threshold is not a number from 0.05 to 1.0" }
                 phrase.threshold = threshold
             }
             if parts.count == 3 {

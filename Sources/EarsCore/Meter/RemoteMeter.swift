@@ -24,17 +24,17 @@ public struct RemoteMeter: Sendable, Equatable {
     /// Detections over every phrase.
     public var totalDetections: Int { detections.values.reduce(0, +) }
 
-    /// The `remote` object of `GET /ears`, keys in a stable order.
-    public func json() -> String {
-        JSONText.object([
-            ("connections", String(openConnections)),
-            ("connections_total", String(totalConnections)),
-            ("refused", String(refusedConnections)),
-            ("errors", String(errors)),
-            ("audio_s", JSONText.number(audioSeconds, places: 2)),
-            ("detections", String(totalDetections)),
-            ("detections_by_phrase", JSONText.object(detections.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })),
-        ])
+    /// The `remote` object of `GET /ears`.
+    public var jsonValue: JSONValue {
+        [
+            "connections": .integer(Int64(openConnections)),
+            "connections_total": .integer(Int64(totalConnections)),
+            "refused": .integer(Int64(refusedConnections)),
+            "errors": .integer(Int64(errors)),
+            "audio_s": .decimal(audioSeconds, places: 2),
+            "detections": .integer(Int64(totalDetections)),
+            "detections_by_phrase": .object(detections.mapValues { .integer(Int64($0)) }),
+        ]
     }
 
     /// Adds the `ears_remote_*` families to `exposition`.

@@ -50,79 +50,42 @@ public struct StatusReport: Sendable {
         self.model = model
     }
 
-    /// The JSON body for `GET /ears`, keys in a stable order.
+    /// The report as a JSON value: every field, nothing else.
+    public var jsonValue: JSONValue {
+        [
+            "phase": .string(phase.rawValue),
+            "closed_why": .optional(closedWhy),
+            "engine": .string(engine),
+            "model": .string(model),
+            "cpu_pct": .decimal(cpuPercent, places: 2),
+            "ear": [
+                "chunks": .integer(Int64(ear.chunks)),
+                "fed": .integer(Int64(ear.fed)),
+                "results": .integer(Int64(ear.results)),
+                "dropped": .integer(Int64(ear.dropped)),
+                "loudest": .decimal(ear.loudest, places: 4),
+                "since_audio_s": .decimal(secondsSinceAudio, places: 2),
+            ],
+            "audio": ["gap_s": .decimal(audioGapSeconds, places: 2), "overruns": .integer(Int64(audioOverruns))],
+            "wakes": .integer(Int64(wakes)),
+            "near_misses": .integer(Int64(nearMisses)),
+            "refused_candidates": .integer(Int64(refusedCandidates)),
+            "captures": .integer(Int64(captures)),
+            "capture_s": .decimal(captureSeconds, places: 1),
+            "triggers_during_capture": .integer(Int64(triggersDuringCapture)),
+            "hook": hook.map { hook -> JSONValue in
+                ["runs": .integer(Int64(hook.runs)), "failures": .integer(Int64(hook.failures)),
+                 "killed": .integer(Int64(hook.killed)), "seconds": .decimal(hook.seconds, places: 2)]
+            } ?? .null,
+            "dropped_chunks": .object(droppedChunks.mapValues { .integer(Int64($0)) }),
+            "uptime_s": .decimal(uptimeSeconds, places: 1),
+            "heard_shown": .bool(heardShown),
+            "remote": remote?.jsonValue ?? .null,
+        ]
+    }
+
+    /// The JSON body for `GET /ears` (`jsonValue`, keys sorted).
     public func json() -> String {
-        var fields: [(String, String)] = [
-            ("phase", JSONText.string(phase.rawValue)),
-            ("closed_why", closedWhy.map(JSONText.string) ?? "null"),
-            ("engine", JSONText.string(engine)),
-            ("model", JSONText.string(model)),
-            ("cpu_pct", JSONText.number(cpuPercent, places: 2)),
-        ]
-        let earFields: [(String, String)] = [
-            ("chunks", String(ear.chunks)),
-            ("fed", String(ear.fed)),
-            ("results", String(ear.results)),
-            ("dropped", String(ear.dropped)),
-            ("loudest", JSONText.number(ear.loudest, places: 4)),
-            ("since_audio_s", secondsSinceAudio.map { JSONText.number($0, places: 2) } ?? "null"),
-        ]
-        fields.append(("ear", JSONText.object(earFields)))
-        fields.append(("audio", JSONText.object([("gap_s", JSONText.number(audioGapSeconds, places: 2)),
-                                                 ("overruns", String(audioOverruns))])))
-        fields.append(("wakes", String(wakes)))
-        fields.append(("near_misses", String(nearMisses)))
-        fields.append(("refused_candidates", String(refusedCandidates)))
-        fields.append(("captures", String(captures)))
-        fields.append(("capture_s", JSONText.number(captureSeconds, places: 1)))
-        fields.append(("triggers_during_capture", String(triggersDuringCapture)))
-        fields.append(("hook", hook.map { hook in
-            JSONText.object([("runs", String(hook.runs)), ("failures", String(hook.failures)),
-                             ("killed", String(hook.killed)), ("seconds", JSONText.number(hook.seconds, places: 2))])
-        } ?? "null"))
-        fields.append(("dropped_chunks", JSONText.object(droppedChunks.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })))
-        fields.append(("uptime_s", JSONText.number(uptimeSeconds, places: 1)))
-        fields.append(("heard_shown", heardShown ? "true" : "false"))
-        fields.append(("remote", remote?.json() ?? "null"))
-        return JSONText.object(fields)
-    }
-}
-
-/// Minimal JSON writing with stable key order (JSONEncoder reorders keys and
-/// cannot write an explicit null for an absent optional without ceremony).
-public enum JSONText {
-    /// A JSON string literal with the required escapes.
-    public static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A JSON number with at most `places` decimals; non-finite values become 0.
-    public static func number(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return "0" }
-        let formatted = String(format: "%.\(places)f", value)
-        // Trim trailing zeros so 3.50 reads 3.5 and 2.00 reads 2.
-        guard formatted.contains(".") else { return formatted }
-        var trimmed = Substring(formatted)
-        while trimmed.hasSuffix("0") { trimmed.removeLast() }
-        if trimmed.hasSuffix(".") { trimmed.removeLast() }
-        return trimmed == "-0" ? "0" : String(trimmed)
-    }
-
-    /// A JSON object from already-encoded values, in the given order.
-    public static func object(_ fields: [(String, String)]) -> String {
-        "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        jsonValue.jsonText
     }
 }

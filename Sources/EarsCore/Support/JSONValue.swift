@@ -175,6 +175,22 @@ extension JSONValue {
         value.map { .integer(Int64($0)) } ?? .null
     }
 
+    /// `value` rounded to `places` decimals: an `.integer` when that is
+    /// whole (so 2.0 is written `2`, as meters always were), else a
+    /// `.number`; a non-finite value becomes 0.
+    public static func decimal(_ value: Double, places: Int) -> JSONValue {
+        guard value.isFinite else { return .integer(0) }
+        let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
+        let rounded = (value * scale).rounded() / scale
+        if rounded == rounded.rounded(), abs(rounded) < 9e15 { return .integer(Int64(rounded)) }
+        return .number(rounded)
+    }
+
+    /// `.decimal(value, places:)`, or `.null` when `value` is nil.
+    public static func decimal(_ value: Double?, places: Int) -> JSONValue {
+        value.map { decimal($0, places: places) } ?? .null
+    }
+
     /// `.string(value)`, or `.null` when `value` is nil.
     public static func optional(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null

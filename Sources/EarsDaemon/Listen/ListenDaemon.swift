@@ -11,115 +11,16 @@ import Foundation
 import Glibc
 #endif
 
-/// The `ears` program: parses the command line and runs a command.
-public enum EarsMain {
-    /// The version `--version` prints.
-    public static let version = "0.1.0"
-
-    /// Exit statuses, documented in docs/operations.md.
-    public enum ExitCode {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        /// Bad command line (EX_USAGE).
-        public static let usage: Int32 = 64
-        /// Bad configuration (EX_CONFIG).
-        public static let config: Int32 = ConfigError.exitCode
-    }
-
-    /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
-        let invocation: Invocation
-        do throws(UsageError) {
-            invocation = try Arguments.parse(arguments)
-        } catch {
-            printError(error.description)
-            return ExitCode.usage
-        }
-        switch invocation {
-        case .help:
-            say(Arguments.usage)
-            return ExitCode.success
-        case .version:
-            say("ears \(version)")
-            return ExitCode.success
-        case let .checkConfig(overrides):
-            guard let config = loadCheckedConfig(overrides) else { return ExitCode.config }
-            say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", "))")
-            return ExitCode.success
-        case let .tap(overrides):
-            guard let config = loadConfig(overrides) else { return ExitCode.config }
-            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
-            do throws(StatusClient.Failure) {
-                let answer = try StatusClient.get("/tap", socketPath: socketPath, method: "POST")
-                say(answer.status == 202 ? "tap: a capture starts now" : "tap: the daemon answered \(answer.status)")
-                return answer.status == 202 ? ExitCode.success : ExitCode.failure
-            } catch {
-                printError("ears tap: \(error.description)")
-                return ExitCode.failure
-            }
-        case let .follow(overrides, wav):
-            guard let config = loadConfig(overrides) else { return ExitCode.config }
-            return FollowCommand.run(config: config, wav: wav, output: say, errors: printError)
-        case let .status(overrides):
-            guard let config = loadConfig(overrides) else { return ExitCode.config }
-            let socketPath = ConfigLoader.runtimeDirectory(for: config) + "/status.sock"
-            do throws(StatusClient.Failure) {
-                let answer = try StatusClient.get("/ears", socketPath: socketPath)
-                say(answer.body)
-                return answer.status == 200 ? ExitCode.success : ExitCode.failure
-            } catch {
-                printError("ears status: \(error.description)")
-                return ExitCode.failure
-            }
-        case let .modelStatus(overrides, json):
-            guard let config = loadConfig(overrides) else { return ExitCode.config }
-            return ModelStatusCommand.run(config: config, json: json, output: say)
-        case let .soundAlikes(options):
-            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
-            return SoundAlikesCommand.run(options, config: config, output: say)
-        case let .train(options):
-            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
-            return TrainCommand.run(options, config: config, output: say, errors: printError)
-        case let .scan(options):
-            guard let config = loadConfig(options.overrides) else { return ExitCode.config }
-            let format = errorFormat
-            let log = EarsLog(debugEnabled: options.verbose) { level, message in
-                FileHandle.standardError.write(Data(format.text(level, message).utf8))
-            }
-            return ScanCommand.run(options, config: config, output: say, errors: printError, log: log)
-        case let .listen(options):
-            if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
-                printError(refusal)
-                return ExitCode.usage
-            }
-            guard let config = loadCheckedConfig(options.overrides) else { return ExitCode.config }
-            return listen(options, config: config)
-        }
-    }
-
-    private static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
-        do throws(ConfigError) {
-            return try ConfigLoader.load(overrides)
-        } catch {
-            printError(error.description)
-            return nil
-        }
-    }
-
-    /// The configuration, checked against the machine (`ConfigValidation`):
-    /// what `check-config` passes is what `listen` starts with.
-    private static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
-        do throws(ConfigValidation.Problems) {
-            return try ConfigValidation.load(overrides)
-        } catch {
-            printError(error.description)
-            return nil
-        }
-    }
-
-    /// `ears listen`: status socket, audio loop, signals. Returns on SIGTERM/SIGINT.
-    private static func listen(_ options: ListenOptions, config: EarsConfig) -> Int32 {
-        let format = lineFormat
+/// `ears listen`: the daemon's wiring. The status socket, the listen
+/// socket, the audio loop on its own thread, signals (SIGTERM/SIGINT stop,
+/// SIGHUP reloads) and systemd supervision; the command line that starts it
+/// is EarsCLI's.
+public enum ListenDaemon {
+    /// Runs the daemon with `config` (already checked by `ConfigValidation`):
+    /// status socket, listen socket, audio loop, signals. Returns the exit
+    /// status on SIGTERM/SIGINT, or at once when a socket cannot be served.
+    public static func run(_ options: ListenOptions, config: EarsConfig) -> Int32 {
+        let format = EarsProgram.lineFormat
         let log = EarsLog(debugEnabled: options.verbose) { level, message in
             write(format.text(level, message))
         }
@@ -135,7 +36,7 @@ public enum EarsMain {
         var consumers: [any CaptureConsumer] = []
         let hook = config.onWake.map { ExecHook(path: $0, timeoutSeconds: config.hookTimeoutSeconds, log: log) }
         if let hook { consumers.append(hook) }
-        guard let cue = detectCue(config, log: log) else { return ExitCode.config }
+        guard let cue = detectCue(config, log: log) else { return EarsProgram.ExitCode.config }
         let board = StatusBoard(engine: config.engine.rawValue, model: EngineFactory.modelLabel(for: config),
                                 clock: ProcessClock.monotonicSeconds)
         board.update { $0.heardShown = config.earText }
@@ -150,7 +51,7 @@ public enum EarsMain {
             }
         } catch {
             printError("ears: cannot serve status on \(socketPath): \(error)")
-            return ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
         log.info("status on \(socketPath)")
 
@@ -163,7 +64,7 @@ public enum EarsMain {
             guard let group = ConfigValidation.groupID(named: name) else {
                 printError("ears: [listen] socket_group \(ConfigLines.quoted(name)) is not a group on this machine; create it or leave the key empty")
                 server.stop()
-                return ExitCode.config
+                return EarsProgram.ExitCode.config
             }
             listenGroup = group
         }
@@ -171,12 +72,12 @@ public enum EarsMain {
         let phraseList = PhraseList(config.phrases.map(\.text))
         do {
             listenServer = try WyomingServer(socketPath: listenPath,
-                                             options: .init(mode: mode_t(config.socketMode), groupID: listenGroup, version: version),
+                                             options: .init(mode: mode_t(config.socketMode), groupID: listenGroup, version: EarsProgram.version),
                                              log: log) { phraseList.current }
         } catch {
             printError("ears: cannot serve captures on \(listenPath): \(error)")
             server.stop()
-            return ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
         let listenConsumer = ListenSocketConsumer(server: listenServer)
         consumers.insert(listenConsumer, at: 0)
@@ -197,12 +98,12 @@ public enum EarsMain {
         let wakeService: WyomingWakeService?
         do {
             wakeService = try WyomingWakeSetup.start(config: config, current: { service.currentConfig }, phrases: phraseList,
-                                                     board: board, version: version, log: log)
+                                                     board: board, version: EarsProgram.version, log: log)
         } catch {
             printError("ears: cannot serve the Wyoming wake service: \(error)")
             listenServer.stop()
             server.stop()
-            return ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
         let audioThread = Thread { service.run() }
         audioThread.name = "ears-audio"
@@ -266,7 +167,7 @@ public enum EarsMain {
         listenServer.stop()
         server.stop()
         log.info("stopped")
-        return ExitCode.success
+        return EarsProgram.ExitCode.success
     }
 
     /// SIGHUP: re-reads the configuration (same `--config` and flags). A bad
@@ -312,14 +213,6 @@ public enum EarsMain {
         return read ? "configuration read from \(path)" : "no configuration file at \(path); running on the defaults and the command-line flags"
     }
 
-    /// How log lines (stdout) are written: with `<N>` priorities when the
-    /// output is the journal (`JOURNAL_STREAM`, not a terminal), as before otherwise.
-    static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
-                                          outputIsTerminal: isatty(STDOUT_FILENO) == 1)
-    /// The same for error lines on stderr.
-    static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
-                                           outputIsTerminal: isatty(STDERR_FILENO) == 1)
-
     /// Writes one line to stdout at once (unbuffered, so the journal and
     /// tests see each line as it happens).
     @Sendable static func say(_ message: String) {
@@ -332,8 +225,8 @@ public enum EarsMain {
     }
 
     /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
-    @Sendable private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data(errorFormat.bare(.error, message).utf8))
+    @Sendable static func printError(_ message: String) {
+        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
     }
 }
 

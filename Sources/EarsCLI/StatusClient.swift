@@ -8,6 +8,16 @@ public enum StatusClient {
     public struct Failure: Error, CustomStringConvertible {
         /// One line for the terminal.
         public var description: String
+        /// The socket error underneath, when nobody could be asked (so a
+        /// search can tell "no socket" from "permission denied"); nil for an
+        /// answer that was not HTTP.
+        package var socketError: SocketError?
+
+        /// A failure said as `description`.
+        package init(description: String, socketError: SocketError? = nil) {
+            self.description = description
+            self.socketError = socketError
+        }
     }
 
     /// Longest answer read, in bytes; `/ears` and `/metrics` are a few kB.
@@ -24,7 +34,7 @@ public enum StatusClient {
                            timeoutSeconds: Int = 5) throws(Failure) -> (status: Int, body: String) {
         let deadline = MonotonicClock.seconds() + Double(timeoutSeconds)
         var response: [UInt8] = []
-        do {
+        do throws(SocketError) {
             let stream = try UnixStream.connect(path: socketPath)
             defer { stream.close() }
             let request = "\(method) \(path) HTTP/1.0\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -36,7 +46,7 @@ public enum StatusClient {
                 response += buffer[0..<count]
             }
         } catch {
-            throw Failure(description: error.description)
+            throw Failure(description: error.description, socketError: error)
         }
         let text = String(decoding: response, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else {

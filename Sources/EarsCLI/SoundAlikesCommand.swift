@@ -1,4 +1,5 @@
 import EarsCore
+import EarsDaemon
 
 /// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
 /// like a phrase without being it (`SoundAlikeGenerator`), one a line, to
@@ -16,7 +17,7 @@ public enum SoundAlikesCommand {
         for alike in generator.soundAlikes(of: options.phrase, count: options.count) {
             output(options.json ? json(alike) : alike.text)
         }
-        return EarsMain.ExitCode.success
+        return EarsProgram.ExitCode.success
     }
 
     /// `{"text":…,"phones":…,"cost":…,"kind":…}`; phones as "HH EY | K AO R N IY L Y AH".

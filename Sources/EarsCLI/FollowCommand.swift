@@ -1,4 +1,5 @@
 import EarsCore
+import EarsDaemon
 import EarsWyoming
 import Glibc
 
@@ -24,7 +25,7 @@ public enum FollowCommand {
     /// of live audio plus 3 s of pre-roll, so this is never reached normally.
     public static let maximumCaptureSeconds = 60
 
-    /// Follows the socket for `config`'s runtime directory.
+    /// Follows the listen socket at `socketPath`.
     ///
     /// - Parameters:
     ///   - wav: write captures as WAV to `writeOutput` instead of text lines.
@@ -33,16 +34,15 @@ public enum FollowCommand {
     ///     output is gone, which ends the command.
     ///   - errors: receives notices and failures, one line each.
     /// - Returns: the exit status.
-    public static func run(config: EarsConfig, wav: Bool, output: (String) -> Void,
+    public static func run(socketPath: String, wav: Bool, output: (String) -> Void,
                            writeOutput: ([UInt8]) -> Bool = FollowCommand.writeStandardOutput,
                            errors: (String) -> Void) -> Int32 {
-        let socketPath = WyomingServer.socketPath(runtimeDirectory: ConfigLoader.runtimeDirectory(for: config))
         let client: WyomingClient
         do {
             client = try WyomingClient(socketPath: socketPath)
         } catch {
             errors("ears follow: \(error)")
-            return EarsMain.ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
         var recorder = CaptureRecorder(maximumSeconds: maximumCaptureSeconds)
         var outputGone = false
@@ -64,12 +64,12 @@ public enum FollowCommand {
             }
         } catch {
             errors("ears follow: \(error.description)")
-            return EarsMain.ExitCode.failure
+            return EarsProgram.ExitCode.failure
         }
-        if outputGone { return EarsMain.ExitCode.failure }
+        if outputGone { return EarsProgram.ExitCode.failure }
         if recorder.isRecording { errors("ears follow: the connection ended during a capture; it was not written") }
         errors("ears follow: the daemon closed the connection")
-        return EarsMain.ExitCode.success
+        return EarsProgram.ExitCode.success
     }
 
     /// The text line for `event`: its type and format fields, for audio only

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsDaemon
 import EarsONNX
 import EarsPocketSphinx
 import EarsVosk

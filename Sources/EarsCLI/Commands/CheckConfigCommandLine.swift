@@ -1,0 +1,29 @@
+import EarsCore
+import EarsDaemon
+
+/// `ears check-config`: reads the configuration, checks it as `listen` would
+/// (`ConfigValidation`), and reports.
+struct CheckConfigCommandLine: EarsCommand {
+    static let words = ["check-config"]
+    static let operands = ""
+    static let summary = """
+    Read the configuration and the flags, check them against this machine as listen
+    would (device, directories, hooks, groups), and say what is wrong with file:line.
+    """
+    static let flags = ConfigFlags.all
+
+    /// The flags read.
+    let overrides: ConfigOverrides
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        try rejectOperands(parsed, command: Self.name)
+        overrides = try ConfigFlags.overrides(from: parsed)
+    }
+
+    func run() -> Int32 {
+        guard let config = EarsMain.loadCheckedConfig(overrides) else { return EarsProgram.ExitCode.config }
+        let phrases = config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", ")
+        EarsMain.say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(phrases)")
+        return EarsProgram.ExitCode.success
+    }
+}

@@ -1,0 +1,29 @@
+import EarsCore
+import EarsDaemon
+
+/// `ears model status [--json]`: which engines' models are installed (`ModelStatusCommand`).
+struct ModelStatusCommandLine: EarsCommand {
+    static let words = ["model", "status"]
+    static let operands = ""
+    static let summary = """
+    Say which engines' models and which phrases' trained models are installed, and
+    how to install what is missing.
+    """
+    static let flags = [FlagSpec("--json", "one JSON object instead of text")] + ConfigFlags.all
+
+    /// The flags read.
+    let overrides: ConfigOverrides
+    /// `--json`.
+    let json: Bool
+
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        try rejectOperands(parsed, command: Self.name)
+        overrides = try ConfigFlags.overrides(from: parsed)
+        json = parsed.has("--json")
+    }
+
+    func run() -> Int32 {
+        guard let config = EarsMain.loadConfig(overrides) else { return EarsProgram.ExitCode.config }
+        return ModelStatusCommand.run(config: config, json: json, output: EarsMain.say)
+    }
+}

@@ -1,0 +1,155 @@
+import EarsCore
+import EarsDaemon
+import Foundation
+
+/// The `ears` program: finds the command named by the first words, parses
+/// its flags against its own table (`EarsCommand`), and runs it.
+public enum EarsMain {
+    /// Every command, in the order `--help` lists them.
+    static var commands: [any EarsCommand.Type] { [
+        ListenCommandLine.self, ScanCommandLine.self, StatusCommandLine.self, TapCommandLine.self,
+        FollowCommandLine.self, SoundAlikesCommandLine.self, TrainCommandLine.self,
+        CheckConfigCommandLine.self, ModelStatusCommandLine.self,
+    ] }
+
+    /// The usage text for `ears --help` (each command's own is `ears <command> --help`).
+    static let usage = """
+    usage: ears <command> [options]
+    Run `ears <command> --help` for one command's options.
+
+    commands:
+      listen [--input FILE] [--verbose]  listen on the microphone (or a file at real time); --verbose adds debug lines
+      scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
+      status [--json]              print the running daemon's meters (a table; JSON with --json or in a pipe)
+      tap                          start a capture in the running daemon as if called
+      follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
+      soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
+      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]  build PHRASE's neural model from synthesized speech
+      check-config                 read the configuration and report problems
+      model status [--json]        which engines' models are installed, and how to install them
+      --version                    print the version
+
+    options (override ears.conf):
+      --config PATH      configuration file (default /etc/ears/ears.conf)
+      --device NAME      ALSA capture device (default: default)
+      --engine NAME      pocketsphinx or vosk
+      --model DIR        engine model directory
+      --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
+      --threshold X      match score needed, 0.05 to 1
+      --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
+      --speech-gate on|off  keep silence and steady noise from the transcriber
+      --matching phonetic|letters  compare the phrase by sound (default) or by letters
+      --runtime-dir DIR  where status.sock lives (status, tap, follow: look only there)
+      --noise-suppression on|off  denoise what the engines hear (raw audio is kept)
+      --spotter keyphrase|transcript  PocketSphinx keyphrase search (default) or transcription
+      --spotter-threshold X  keyphrase threshold, 1e-80 to 1 (default 1e-30)
+      --verifier on|off  rescore each candidate on its own audio (default on)
+      --verifier-threshold X  calibrated score a candidate needs, 0.01 to 0.99
+      --trained-models on|off  hear phrases with their ears train models (default on)
+      --models-dir DIR   where trained models live (default: the state directory)
+      --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
+      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default on)
+    """
+
+    /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard let first = arguments.first else {
+            say(usage)
+            return EarsProgram.ExitCode.success
+        }
+        switch first {
+        case "--help", "-h":
+            say(usage)
+            return EarsProgram.ExitCode.success
+        case "help":
+            // `ears help scan` is `ears scan --help`.
+            let rest = Array(arguments.dropFirst())
+            return rest.isEmpty ? run(["--help"]) : run(rest + ["--help"])
+        case "--version", "version":
+            say("ears \(EarsProgram.version)")
+            return EarsProgram.ExitCode.success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { arguments.starts(with: $0.words) }) else {
+            printError(unknownCommand(arguments[0]))
+            return EarsProgram.ExitCode.usage
+        }
+        return run(command, Array(arguments.dropFirst(command.words.count)))
+    }
+
+    /// Parses `arguments` (after the command's words) for `command` and runs it,
+    /// or prints its help.
+    static func run<Command: EarsCommand>(_ command: Command.Type, _ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            guard let parsed = try Command.parse(arguments) else {
+                say(Command.help)
+                return EarsProgram.ExitCode.success
+            }
+            return parsed.run()
+        } catch {
+            printError(error.description)
+            return EarsProgram.ExitCode.usage
+        }
+    }
+
+    /// The sentence for a first word that names no command.
+    static func unknownCommand(_ word: String) -> String {
+        if word == "model" { return "ears model: the only subcommand is 'status' (ears model status [--json])" }
+        let names = commands.map { $0.name } + ["--version", "--help"]
+        return "ears: unknown command '\(word)'; allowed: \(names.joined(separator: ", "))"
+    }
+
+    /// The configuration for `overrides` (exit 78 and the file:line on stderr when it is bad).
+    static func loadConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+        do throws(ConfigError) {
+            return try ConfigLoader.load(overrides)
+        } catch {
+            printError(error.description)
+            return nil
+        }
+    }
+
+    /// The configuration, checked against the machine (`ConfigValidation`):
+    /// what `check-config` passes is what `listen` starts with.
+    static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+        do throws(ConfigValidation.Problems) {
+            return try ConfigValidation.load(overrides)
+        } catch {
+            printError(error.description)
+            return nil
+        }
+    }
+
+    /// Where a client looks for the daemon (`ServiceSearch.places`).
+    ///
+    /// The configuration is read only for its `runtime_directory`. A file
+    /// named with `--config` must be good (nil after saying why, exit 78);
+    /// the default /etc/ears/ears.conf may be unreadable to the user asking
+    /// (the service's file) or broken, which must not stop a client from
+    /// looking in the usual places, so then it is passed over.
+    static func searchPlaces(_ overrides: ConfigOverrides,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> [ServiceSearch.Place]? {
+        var configured: String?
+        if overrides.runtimeDirectory == nil {
+            if overrides.configPath == nil {
+                configured = (try? ConfigLoader.load(overrides))?.runtimeDirectory
+            } else {
+                guard let config = loadConfig(overrides) else { return nil }
+                configured = config.runtimeDirectory
+            }
+        }
+        return ServiceSearch.places(environment: environment, userID: getuid(),
+                                    runtimeDirectoryFlag: overrides.runtimeDirectory, configuredDirectory: configured)
+    }
+
+    /// Writes one line to stdout at once (unbuffered, so tests see each line as it happens).
+    @Sendable static func say(_ message: String) {
+        FileHandle.standardOutput.write(Data((message + "\n").utf8))
+    }
+
+    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
+    @Sendable static func printError(_ message: String) {
+        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
+    }
+}

@@ -1,0 +1,120 @@
+@testable import EarsCLI
+import EarsCore
+import Testing
+
+@Suite struct OptionParserTests {
+    private let parser = OptionParser(command: "scan", flags: [
+        FlagSpec("--json", "one JSON line per wake"),
+        FlagSpec("--count", "N", "at most N"),
+        FlagSpec("--phrase", "TEXT", "a phrase"),
+    ])
+
+    @Test("--opt value and --opt=value give the same value")
+    func bothValueSpellings() throws {
+        let spaced = try parser.parse(["--count", "5", "a.wav"])
+        let joined = try parser.parse(["--count=5", "a.wav"])
+        #expect(spaced == joined)
+        #expect(spaced.value("--count") == "5")
+        #expect(spaced.operands == ["a.wav"])
+    }
+
+    @Test("a value may itself contain = and start with a dash")
+    func valuesKeepTheirCharacters() throws {
+        let parsed = try parser.parse(["--phrase=a=b", "--count", "-3"])
+        #expect(parsed.value("--phrase") == "a=b")
+        #expect(parsed.value("--count") == "-3")
+    }
+
+    @Test("a repeated flag keeps every value, and value() is the last")
+    func repeatedFlags() throws {
+        let parsed = try parser.parse(["--phrase", "one", "--phrase=two"])
+        #expect(parsed.values("--phrase") == ["one", "two"])
+        #expect(parsed.value("--phrase") == "two")
+    }
+
+    @Test("-h and --help ask for help wherever they stand")
+    func helpAnywhere() throws {
+        #expect(try parser.parse(["-h"]).helpRequested)
+        #expect(try parser.parse(["a.wav", "--json", "--help"]).helpRequested)
+        #expect(try !parser.parse(["a.wav"]).helpRequested)
+    }
+
+    @Test("a flag the command does not take is refused with a sentence naming the command")
+    func unknownFlagRefused() {
+        #expect(throws: UsageError(description: "ears scan: --wav is not an option of ears scan; see ears scan --help")) {
+            try parser.parse(["--wav"])
+        }
+        #expect(throws: UsageError.self) { try parser.parse(["-x"]) }
+    }
+
+    @Test("a switch refuses a value, a value flag needs one")
+    func switchesAndValues() {
+        #expect(throws: UsageError.self) { try parser.parse(["--json=yes"]) }
+        #expect(throws: UsageError(description: "ears: --count needs a value")) { try parser.parse(["--count"]) }
+    }
+
+    @Test("- is an operand and -- ends the flags")
+    func operands() throws {
+        let parsed = try parser.parse(["-", "--", "--json", "-h"])
+        #expect(parsed.operands == ["-", "--json", "-h"])
+        #expect(!parsed.has("--json") && !parsed.helpRequested)
+    }
+
+    @Test("help lists every flag with its placeholder, aligned")
+    func helpLines() {
+        let lines = parser.helpLines()
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("  --count N"))
+        let columns = Set(zip(lines, parser.flags).map { line, spec in line.range(of: spec.help)!.lowerBound.utf16Offset(in: line) })
+        #expect(columns.count == 1)
+    }
+}
+
+@Suite struct ConfigFlagsTests {
+    @Test("every number flag takes its range from the configuration key it overrides")
+    func rangesComeFromTheKeyTable() throws {
+        for (flag, key) in ConfigFlags.rangeKeys {
+            let range = try #require(ConfigParser.numberRange(key), "\(key) has no range")
+            #expect(ConfigFlags.all.contains { $0.name == flag }, "\(flag) is not a flag")
+            #expect(try ConfigFlags.number(flag, String(range.upperBound)) == range.upperBound)
+            #expect(throws: UsageError.self) { try ConfigFlags.number(flag, String(range.upperBound * 2 + 1)) }
+        }
+        #expect(ConfigParser.numberRange("wake.verifier_threshold") == 0.01...0.99)
+        #expect(ConfigParser.numberRange("audio.device") == nil)
+    }
+
+    @Test("out of range says the range in words")
+    func outOfRangeMessage() {
+        #expect(throws: UsageError(description: "ears: --trained-threshold 1.5 is not a number from 0.01 to 0.99")) {
+            try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--trained-threshold", value: "1.5")]))
+        }
+        #expect(ConfigParser.words(1e-80...1) == "1e-80 to 1")
+    }
+
+    @Test("overrides read in order: --phrase adds, others take the last")
+    func overridesInOrder() throws {
+        let parsed = ParsedArguments(flags: [.init(name: "--phrase", value: "a"), .init(name: "--phrase", value: "b"),
+                                             .init(name: "--device", value: "x"), .init(name: "--device", value: "y"),
+                                             .init(name: "--verifier", value: "off")])
+        let overrides = try ConfigFlags.overrides(from: parsed)
+        #expect(overrides.phrases == ["a", "b"])
+        #expect(overrides.device == "y")
+        #expect(overrides.verifier == false)
+    }
+}
+
+@Suite struct CommandTableTests {
+    @Test("every command parses --help and refuses a flag it does not take with exit 64")
+    func everyCommand() {
+        for command in EarsMain.commands {
+            #expect(EarsMain.run(command.words + ["--help"]) == 0, "\(command.name)")
+            #expect(EarsMain.run(command.words + ["--no-such-flag"]) == 64, "\(command.name)")
+        }
+    }
+
+    @Test("a client command does not take engine flags")
+    func clientsTakeOnlyWhereToLook() {
+        #expect(throws: UsageError.self) { try StatusCommandLine.parse(["--engine", "vosk"]) }
+        #expect(throws: Never.self) { try StatusCommandLine.parse(["--runtime-dir=/x", "--json"]) }
+    }
+}
