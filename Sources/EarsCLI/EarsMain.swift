@@ -7,7 +7,7 @@ import Foundation
 public enum EarsMain {
     /// Every command, in the order `--help` lists them.
     static var commands: [any EarsCommand.Type] { [
-        ListenCommandLine.self, ScanCommandLine.self, StatusCommandLine.self, TapCommandLine.self,
+        ListenCommandLine.self, ScanCommandLine.self, TuneCommandLine.self, StatusCommandLine.self, TapCommandLine.self,
         FollowCommandLine.self, SoundAlikesCommandLine.self, TrainCommandLine.self,
         CheckConfigCommandLine.self, ModelStatusCommandLine.self,
     ] }
@@ -20,6 +20,7 @@ public enum EarsMain {
     commands:
       listen [--input FILE] [--verbose]  listen on the microphone (or a file at real time); --verbose adds debug lines
       scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
+      tune FILE... [--negative FILE]... [--plot PNG] [--show-text] [--json]  best scores, a threshold sweep and a suggestion
       status [--json]              print the running daemon's meters (a table; JSON with --json or in a pipe)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)

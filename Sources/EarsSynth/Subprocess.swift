@@ -6,19 +6,21 @@ import EarsCore
 import Foundation
 
 /// A program ears runs, with the Debian package that provides it.
-struct Tool: Sendable, Hashable {
+package struct Tool: Sendable, Hashable {
     /// The program's file name, looked up on PATH.
-    let command: String
+    package let command: String
     /// The Debian package to install when it is missing.
-    let package: String
+    package let package: String
 
     static let flite = Tool(command: "flite", package: "flite")
     static let festival = Tool(command: "festival", package: "festival")
     static let espeak = Tool(command: "espeak-ng", package: "espeak-ng")
     static let sox = Tool(command: "sox", package: "sox")
+    /// Draws `ears tune --plot`.
+    package static let gnuplot = Tool(command: "gnuplot", package: "gnuplot-nox")
 
     /// The program's full path on PATH (then /usr/bin), nil when absent.
-    var path: String? {
+    package var path: String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
         return directories.map { $0 + "/" + command }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
@@ -29,7 +31,7 @@ struct Tool: Sendable, Hashable {
 /// that writes before it has read everything cannot deadlock us), collects
 /// stdout, and turns a missing program or a nonzero exit into a `SynthError`.
 /// stderr goes to /dev/null: engines print warnings that may quote the text.
-enum Subprocess {
+package enum Subprocess {
     /// Ignores SIGPIPE once per process: a program that exits without reading
     /// all its input must end our write with EPIPE, not kill ears.
     private static let ignoreBrokenPipe: Void = { signal(SIGPIPE, SIG_IGN); return () }()
@@ -38,7 +40,7 @@ enum Subprocess {
     private static let spawnGate = DispatchSemaphore(value: 1)
 
     /// Runs `tool` and returns everything it wrote to stdout.
-    static func run(_ tool: Tool, _ arguments: [String], input: [UInt8]? = nil,
+    package static func run(_ tool: Tool, _ arguments: [String], input: [UInt8]? = nil,
                     environment: [String: String] = [:]) throws(SynthError) -> [UInt8] {
         _ = ignoreBrokenPipe
         guard let path = tool.path else { throw .toolMissing(command: tool.command, package: tool.package) }

@@ -103,6 +103,16 @@ public struct WakeDetector {
                          audioSeconds: newest.endSeconds, utterance: newest.utterance, pieceKind: newest.kind)
     }
 
+    /// Each phrase's best score (0…1, phrase order) for `newest` after the
+    /// final piece before its utterance in `recent`, whatever the thresholds,
+    /// refractory times and fired utterances say: what `ears tune` plots when
+    /// the detector's score decides. Changes nothing.
+    public func phraseScores(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> [Double] {
+        guard !LetterMatcher.letters(newest.text).isEmpty else { return Array(repeating: 0, count: phrases.count) }
+        let before = recent.last { $0.kind == .final && $0.utterance != newest.utterance }?.text ?? ""
+        return phrases.indices.map { forms.best(ofPhrase: $0, before: before, newest: newest.text) }
+    }
+
     /// Forgets which utterances fired and the refractory clocks (a new
     /// stream); the near-miss count is a meter and keeps counting.
     public mutating func reset() {

@@ -1,0 +1,96 @@
+import EarsCore
+import EarsSynth
+import Foundation
+
+/// `ears tune --plot out.png`: each file's scores over time, one panel per
+/// file, with the threshold in force as a line. gnuplot draws it: the
+/// script and its data (scores and times only, never audio or words) go to
+/// gnuplot's standard input, and the PNG comes back on its standard output,
+/// so nothing but the PNG is ever written to disk.
+enum TunePlot {
+    /// Why the plot was not written, with what to do.
+    enum Failure: Error {
+        case gnuplot(SynthError)
+        case write(path: String, detail: String)
+
+        /// One sentence for the terminal.
+        var sentence: String {
+            switch self {
+            case let .gnuplot(error): "cannot draw the plot: \(error.sentence)"
+            case let .write(path, detail): "cannot write the plot to \(path) (\(detail)); choose a writable path"
+            }
+        }
+    }
+
+    /// Pixels per file panel, and the picture's width.
+    static let panelHeightPixels = 220
+    static let widthPixels = 1000
+    /// Panels beyond this are left out (the picture would be unreadable).
+    static let mostPanels = 40
+
+    /// Draws `results` (one panel each) with `threshold` as a line, scores of
+    /// each of `phrases` as impulses, and writes the PNG to `path`.
+    static func write(results: [TuneCommand.FileResult], phrases: [String], threshold: Double?, to path: String) throws(Failure) {
+        let script = self.script(results: results, phrases: phrases, threshold: threshold)
+        let png: [UInt8]
+        do throws(SynthError) {
+            png = try Subprocess.run(.gnuplot, [], input: Array(script.utf8))
+        } catch {
+            throw .gnuplot(error)
+        }
+        do {
+            try Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .write(path: path, detail: "\(error.localizedDescription)")
+        }
+    }
+
+    /// The gnuplot script, data inline (`$name << EOD` blocks): a PNG on stdout.
+    static func script(results: [TuneCommand.FileResult], phrases: [String], threshold: Double?) -> String {
+        let shown = Array(results.prefix(mostPanels))
+        var lines = [
+            "set terminal pngcairo size \(widthPixels),\(panelHeightPixels * max(1, shown.count)) noenhanced font 'sans,9'",
+            "set output",
+            "set yrange [0:1.05]",
+            "set ylabel 'score'",
+            "set grid ytics",
+            "set key outside right top",
+            "set multiplot layout \(max(1, shown.count)),1",
+        ]
+        for (index, result) in shown.enumerated() {
+            let seconds = max(result.seconds, 0.1)
+            lines.append("set title \(quoted((result.name as NSString).lastPathComponent + (result.negative ? " (negative)" : "")))")
+            lines.append("set xrange [0:\(number(seconds))]")
+            lines.append(index == shown.count - 1 ? "set xlabel 'seconds'" : "unset xlabel")
+            var plots: [String] = []
+            for (phraseIndex, phrase) in phrases.enumerated() {
+                let points = result.observations.filter { $0.phrase == phrase }
+                guard !points.isEmpty else { continue }
+                let block = "$f\(index)p\(phraseIndex)"
+                lines.append("\(block) << EOD")
+                lines += points.map { "\(number($0.seconds)) \(number($0.score))" }
+                lines.append("EOD")
+                plots.append("\(block) using 1:2 with impulses lw 2 lc \(phraseIndex + 1) title \(quoted(phrase)), "
+                             + "\(block) using 1:2 with points pt 7 lc \(phraseIndex + 1) notitle")
+            }
+            if let threshold {
+                plots.append("\(number(threshold)) with lines dt 2 lc rgb 'red' title 'threshold \(ThresholdSweep.format(threshold))'")
+            } else if plots.isEmpty {
+                plots.append("2 notitle")
+            }
+            lines.append("plot " + plots.joined(separator: ", "))
+        }
+        lines.append("unset multiplot")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A gnuplot single-quoted string (a quote inside is doubled).
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''").filter { $0 != "\n" && $0 != "\r" } + "'"
+    }
+
+    /// A number as gnuplot reads it.
+    private static func number(_ value: Double) -> String {
+        String(format: "%.4f", value)
+    }
+}
