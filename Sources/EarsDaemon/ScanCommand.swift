@@ -13,7 +13,9 @@ import EarsFiles
 /// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F,"near_misses":M}`
 /// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
 /// time; `chunks` and `fed` are the ears' meters summed over files). A wake
-/// line also says which `piece` it fired on: `volatile` or `final`. The
+/// line also says which `piece` it fired on: `volatile` or `final`. A file
+/// that woke nothing gets one line `{"event":"no_wake","file":F,"refused":N,"near_misses":M}`
+/// (`FILE: no wake` without `--json`). The
 /// summary also counts `refused` (candidates the verifier turned down) and
 /// says what was in front of and behind the engine (`noise_suppression`:
 /// `speexdsp -15 dB` or `off`; `verifier`: true or false). With
@@ -104,6 +106,11 @@ public enum ScanCommand {
             log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier")
             nearMisses += judge.nearMisses
             refused += judge.refused
+            if fileWakes.isEmpty {
+                // A file that did not wake says so, instead of vanishing
+                // from the output (how far it got: ears tune).
+                output(noWakeLine(file: file, refused: judge.refused, nearMisses: judge.nearMisses, json: options.json))
+            }
             for wake in fileWakes {
                 if options.json {
                     output(JSONText.object([
@@ -147,6 +154,20 @@ public enum ScanCommand {
         case .regular, .missing, .other:
             return SoundFileSource(path: file, pacedAtRealTime: false)
         }
+    }
+
+    /// The line for a file that woke nothing: `FILE: no wake (…)` with the
+    /// candidates the verifier refused and the near misses, or with `--json`
+    /// `{"event":"no_wake","file":F,"refused":N,"near_misses":M}`.
+    static func noWakeLine(file: String, refused: Int, nearMisses: Int, json: Bool) -> String {
+        if json {
+            return JSONText.object([("event", JSONText.string("no_wake")), ("file", JSONText.string(file)),
+                                    ("refused", String(refused)), ("near_misses", String(nearMisses))])
+        }
+        var why: [String] = []
+        if refused > 0 { why.append("\(refused) candidate\(refused == 1 ? "" : "s") refused by the verifier") }
+        if nearMisses > 0 { why.append("\(nearMisses) near miss\(nearMisses == 1 ? "" : "es")") }
+        return "\(file): no wake" + (why.isEmpty ? "" : " (\(why.joined(separator: ", ")); ears tune shows the scores)")
     }
 
     /// One `--candidates` line: what the verifier measured, numbers only.
