@@ -127,7 +127,8 @@ public enum TuneCommand {
         report.lines(json: options.json).forEach(output)
         if let plotPath = options.plotPath {
             do throws(TunePlot.Failure) {
-                try TunePlot.write(results: results, phrases: config.phrases.map(\.text), threshold: current, to: plotPath)
+                let panels = results.map { TunePlot.Panel(file: $0.name, negative: $0.negative, seconds: $0.seconds, observations: $0.observations) }
+                try TunePlot.write(panels: panels, phrases: config.phrases.map(\.text), threshold: current, to: plotPath)
                 if !options.json { output("plot: \(plotPath)") }
             } catch {
                 errors("ears tune: \(error.sentence)")

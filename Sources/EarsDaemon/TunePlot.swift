@@ -22,16 +22,28 @@ enum TunePlot {
         }
     }
 
+    /// One file's panel: its name, length and scores; numbers only, never
+    /// audio or words heard, so the one file this type writes holds none.
+    struct Panel {
+        /// The file's name (its last path component is the title).
+        var file: String
+        var negative: Bool
+        /// The file's length in seconds (the x axis).
+        var seconds: Double
+        /// The scores to draw.
+        var observations: [TuneObservation]
+    }
+
     /// Pixels per file panel, and the picture's width.
     static let panelHeightPixels = 220
     static let widthPixels = 1000
     /// Panels beyond this are left out (the picture would be unreadable).
     static let mostPanels = 40
 
-    /// Draws `results` (one panel each) with `threshold` as a line, scores of
+    /// Draws `panels` (one panel each) with `threshold` as a line, scores of
     /// each of `phrases` as impulses, and writes the PNG to `path`.
-    static func write(results: [TuneCommand.FileResult], phrases: [String], threshold: Double?, to path: String) throws(Failure) {
-        let script = self.script(results: results, phrases: phrases, threshold: threshold)
+    static func write(panels: [Panel], phrases: [String], threshold: Double?, to path: String) throws(Failure) {
+        let script = self.script(panels: panels, phrases: phrases, threshold: threshold)
         let png: [UInt8]
         do throws(SynthError) {
             png = try Subprocess.run(.gnuplot, [], input: Array(script.utf8))
@@ -46,8 +58,8 @@ enum TunePlot {
     }
 
     /// The gnuplot script, data inline (`$name << EOD` blocks): a PNG on stdout.
-    static func script(results: [TuneCommand.FileResult], phrases: [String], threshold: Double?) -> String {
-        let shown = Array(results.prefix(mostPanels))
+    static func script(panels: [Panel], phrases: [String], threshold: Double?) -> String {
+        let shown = Array(panels.prefix(mostPanels))
         var lines = [
             "set terminal pngcairo size \(widthPixels),\(panelHeightPixels * max(1, shown.count)) noenhanced font 'sans,9'",
             "set output",
@@ -59,7 +71,7 @@ enum TunePlot {
         ]
         for (index, result) in shown.enumerated() {
             let seconds = max(result.seconds, 0.1)
-            lines.append("set title \(quoted((result.name as NSString).lastPathComponent + (result.negative ? " (negative)" : "")))")
+            lines.append("set title \(quoted((result.file as NSString).lastPathComponent + (result.negative ? " (negative)" : "")))")
             lines.append("set xrange [0:\(number(seconds))]")
             lines.append(index == shown.count - 1 ? "set xlabel 'seconds'" : "unset xlabel")
             var plots: [String] = []
