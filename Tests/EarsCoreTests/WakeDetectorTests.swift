@@ -89,6 +89,22 @@ import Testing
         let piece = final("computer lights on", utterance: 1, at: 2)
         #expect(detector.consider(piece, recent: [piece])?.phrase == "computer")
     }
+
+    @Test("phraseScores reports each phrase's score whatever the thresholds, refractory and fired utterances say")
+    func phraseScoresIgnoreTheDecision() {
+        var detector = WakeDetector(phrases: [WakePhrase(text: "hey cordelia", threshold: 0.99), WakePhrase(text: "okay jarvis")])
+        let piece = final("hey cordelio what's for dinner", utterance: 1, at: 1)
+        let scores = detector.phraseScores(piece, recent: [piece])
+        #expect(scores.count == 2)
+        #expect(scores[0] > 0.8 && scores[0] < 0.99, "a near spelling under its threshold: \(scores[0])")
+        #expect(scores[1] < 0.5, "\(scores[1])")
+        #expect(detector.consider(piece, recent: [piece]) == nil, "under the threshold: no wake")
+        let exact = final("hey cordelia", utterance: 2, at: 1.5)
+        let split = final("cordelia", utterance: 3, at: 2)
+        #expect(detector.phraseScores(exact, recent: [exact])[0] == 1)
+        #expect(detector.phraseScores(split, recent: [final("hey", utterance: 2, at: 1.5), split])[0] == 1, "the final piece before lends its words")
+        #expect(detector.phraseScores(final("", utterance: 4, at: 3), recent: []) == [0, 0])
+    }
 }
 
 @Suite struct WakeDetectorAliasAndNearMissTests {
