@@ -29,8 +29,10 @@ public struct TuneOptions: Equatable {
 /// scan's own judge, whose wakes are the row marked as current), so the
 /// current row is `scan`'s count by construction. The threshold swept is
 /// the one that decides: the verifier's calibrated score when the verifier
-/// is on, else the detector's phrase match score. Phrases with a trained
-/// model are decided inside the model at its own threshold and do not move.
+/// is on, else the detector's phrase match score; when every phrase has a
+/// trained model, the models' threshold (their engine decides at each one
+/// over the same embeddings, `NeuralTranscriber.watch`). With both kinds of
+/// phrase, the trained ones keep their models' threshold.
 ///
 /// Privacy: numbers only, unless `--show-text`; the plot's data go to
 /// gnuplot through a pipe and only the PNG is written.
@@ -41,8 +43,9 @@ public enum TuneCommand {
         case verifier
         /// `[wake] phrase` thresholds (`--threshold`): the detector's match score decides.
         case phrase
-        /// Every phrase has a trained model: nothing the sweep can move.
-        case none
+        /// `[wake] trained_threshold` (`--trained-threshold`): every phrase has
+        /// a trained model, whose score decides (`NeuralTranscriber.watch`).
+        case trained
     }
 
     /// A threshold no score reaches: the observing judge refuses every
@@ -86,13 +89,16 @@ public enum TuneCommand {
             return 1
         }
         let acousticPhrases = EngineFactory.untrained(config, trained: engines.trained).phrases
-        let swept: Swept = acousticPhrases.isEmpty ? .none : verifier != nil ? .verifier : .phrase
+        let swept: Swept = acousticPhrases.isEmpty ? .trained : verifier != nil ? .verifier : .phrase
         let current: Double? = switch swept {
         case .verifier: config.verifierThreshold
         case .phrase: Set(acousticPhrases.map(\.threshold)).count == 1 ? acousticPhrases[0].threshold : nil
-        case .none: nil
+        case .trained:
+            config.trainedThreshold ?? (Set(engines.trained?.models.map(\.threshold) ?? []).count == 1
+                ? engines.trained?.models.first.map { Double($0.threshold) } : nil)
         }
-        let thresholds = swept == .none ? [] : ThresholdSweep.thresholds(including: current)
+        let thresholds = ThresholdSweep.thresholds(including: current)
+        if swept == .trained { engines.trained?.watch(thresholds: thresholds) }
         let measured = verifier.map(MeasuredVerifier.init)
 
         var results: [FileResult] = []
@@ -170,7 +176,12 @@ public enum TuneCommand {
             case .verifier:
                 return WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: measured,
                                  threshold: threshold, contestTrained: config.trainedContest)
-            case .phrase, .none:
+            case .trained:
+                // Fed the pieces of its own watched threshold (below); the
+                // verifier only for the sound-alike contest, as in scan.
+                return WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: measured,
+                                 threshold: config.verifierThreshold, contestTrained: config.trainedContest)
+            case .phrase:
                 var moved = config
                 for index in moved.phrases.indices { moved.phrases[index].threshold = threshold }
                 return WakeJudge(detector: DetectorFactory.make(for: moved, pronouncer: pronouncer), verifier: verifier,
@@ -198,8 +209,21 @@ public enum TuneCommand {
                     result.heard.append(piece.text)
                 }
                 _ = observer?.consider(piece, ear: ear)
-                for (index, judge) in judges.enumerated() where judge?.consider(piece, ear: ear) != nil { sweepWakes[index] += 1 }
+                if swept != .trained {
+                    for (index, judge) in judges.enumerated() where judge?.consider(piece, ear: ear) != nil { sweepWakes[index] += 1 }
+                }
                 if let wake = scanJudge.consider(piece, ear: ear) { result.currentWakes.append(wake) }
+            }
+            // Trained-only: each threshold's judge hears its own spotter's
+            // pieces (the same embeddings decided at that threshold).
+            guard swept == .trained, let trained = engines.trained else { return }
+            for (index, pieces) in trained.takeWatchedPieces().enumerated() {
+                for piece in pieces {
+                    if index == 0, let score = piece.trainedScore {
+                        observed.add(TuneObservation(phrase: piece.text, seconds: piece.endSeconds, score: score, eligible: true))
+                    }
+                    if judges[index]?.consider(piece, ear: ear) != nil { sweepWakes[index] += 1 }
+                }
             }
         }
         while let chunk = try source.read() {

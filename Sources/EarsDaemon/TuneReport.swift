@@ -29,11 +29,11 @@ struct TuneReport {
         json ? jsonLines() : textLines()
     }
 
-    private var sweptName: String? {
+    private var sweptName: String {
         switch swept {
         case .verifier: "verifier_threshold"
         case .phrase: "threshold"
-        case .none: nil
+        case .trained: "trained_threshold"
         }
     }
 
@@ -45,10 +45,10 @@ struct TuneReport {
             lines.append("the verifier's calibrated score decides (verifier_threshold \(currentText)); the sweep moves it")
         case .phrase:
             lines.append("the detector's match score decides (threshold \(currentText)); the sweep moves it")
-        case .none:
-            lines.append("every phrase has a trained model, which decides at its own threshold (--trained-threshold moves it): nothing to sweep")
+        case .trained:
+            lines.append("every phrase has a trained model, whose score decides (trained_threshold \(currentText)); the sweep moves it")
         }
-        if swept != .none && !trainedPhrases.isEmpty {
+        if swept != .trained && !trainedPhrases.isEmpty {
             lines.append("decided by their trained model at its own threshold, not moved by the sweep: \(trainedPhrases.map(quote).joined(separator: ", "))")
         }
         for result in results {
@@ -71,7 +71,6 @@ struct TuneReport {
                 lines.append("\(name): heard \(quote(result.heard.joined(separator: " ")))")
             }
         }
-        guard swept != .none else { return lines }
         let positives = sweep.positives.count, negatives = sweep.negatives.count
         lines.append("")
         lines.append("  threshold  phrase files woke  wakes per phrase file  false wakes")
@@ -95,7 +94,7 @@ struct TuneReport {
 
     private func jsonLines() -> [String] {
         var lines: [JSONValue] = []
-        lines.append(.object(["event": "tune", "swept": sweptName.map(JSONValue.string) ?? .null,
+        lines.append(.object(["event": "tune", "swept": .string(sweptName),
                               "current": current.map { .number($0) } ?? .null,
                               "thresholds": .array(sweep.thresholds.map { .number($0) }),
                               "trained": .array(trainedPhrases.map(JSONValue.string))]))
@@ -116,24 +115,22 @@ struct TuneReport {
                 lines.append(.object(["event": "text", "file": .string(result.name), "text": .string(result.heard.joined(separator: " "))]))
             }
         }
-        if swept != .none {
-            for row in sweep.rows {
-                lines.append(.object([
-                    "event": "sweep", "threshold": .number(row.threshold), "current": .bool(row.isCurrent),
-                    "positives": .integer(Int64(sweep.positives.count)), "positives_woke": .integer(Int64(row.positivesWoke)),
-                    "wakes": .array(row.positiveWakes.map { .integer(Int64($0)) }),
-                    "negatives": .integer(Int64(sweep.negatives.count)), "negatives_woke": .integer(Int64(row.negativesWoke)),
-                    "false_wakes": .integer(Int64(row.falseWakes)),
-                ]))
-            }
-            var suggestion: [String: JSONValue] = ["event": "suggestion", "threshold": .null, "margin": .null,
-                                                   "sentence": .string(sweep.suggestionSentence)]
-            if case let .threshold(value, margin) = sweep.suggestion {
-                suggestion["threshold"] = .number(value)
-                suggestion["margin"] = rounded(margin)
-            }
-            lines.append(.object(suggestion))
+        for row in sweep.rows {
+            lines.append(.object([
+                "event": "sweep", "threshold": .number(row.threshold), "current": .bool(row.isCurrent),
+                "positives": .integer(Int64(sweep.positives.count)), "positives_woke": .integer(Int64(row.positivesWoke)),
+                "wakes": .array(row.positiveWakes.map { .integer(Int64($0)) }),
+                "negatives": .integer(Int64(sweep.negatives.count)), "negatives_woke": .integer(Int64(row.negativesWoke)),
+                "false_wakes": .integer(Int64(row.falseWakes)),
+            ]))
         }
+        var suggestion: [String: JSONValue] = ["event": "suggestion", "threshold": .null, "margin": .null,
+                                               "sentence": .string(sweep.suggestionSentence)]
+        if case let .threshold(value, margin) = sweep.suggestion {
+            suggestion["threshold"] = .number(value)
+            suggestion["margin"] = rounded(margin)
+        }
+        lines.append(.object(suggestion))
         return lines.map(\.jsonText)
     }
 

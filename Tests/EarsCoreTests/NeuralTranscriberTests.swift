@@ -125,6 +125,38 @@ final class ScriptedEmbedder: SpeechEmbedder {
         }
     }
 
+    @Test("each watched threshold gives the pieces an engine overridden to that threshold gives, beside the engine's own")
+    func watchedThresholdsDecideLikeOverrides() throws {
+        // Steps scoring 0.9975 (loud), 0.5 (zero) and 0.0025 (quiet): a medium run (after the
+        // 1.5 s refractory time) is heard at 0.3 and 0.45, not at 0.7 or 0.999.
+        let audio = Self.audio(quiet: 10, loud: 3, after: 25) + [Int16](repeating: 0, count: 4 * 1280) + Self.audio(quiet: 10, loud: 0)
+        let thresholds = [0.3, 0.45, 0.7, 0.999]
+        let watching = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [Self.model()], modelName: "test.wakemodel")
+        watching.watch(thresholds: thresholds)
+        try watching.start(atSample: 0)
+        var own: [TranscriptPiece] = []
+        var watched = Array(repeating: [TranscriptPiece](), count: thresholds.count)
+        for start in stride(from: 0, to: audio.count, by: 1600) {
+            own += try watching.feed(Array(audio[start..<min(audio.count, start + 1600)]), atSample: Int64(start))
+            for (index, pieces) in watching.takeWatchedPieces().enumerated() { watched[index] += pieces }
+        }
+        func strip(_ pieces: [TranscriptPiece]) -> [Double] { pieces.map(\.endSeconds) }
+        for (index, threshold) in thresholds.enumerated() {
+            let alone = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [Self.model()], thresholdOverride: threshold,
+                                              modelName: "test.wakemodel")
+            try alone.start(atSample: 0)
+            var expected: [TranscriptPiece] = []
+            for start in stride(from: 0, to: audio.count, by: 1600) {
+                expected += try alone.feed(Array(audio[start..<min(audio.count, start + 1600)]), atSample: Int64(start))
+            }
+            #expect(strip(watched[index]) == strip(expected), "at \(threshold)")
+            #expect(watched[index].map(\.trainedScore) == expected.map(\.trainedScore), "at \(threshold)")
+        }
+        #expect(watched.map(\.count) == [2, 2, 1, 0], "\(watched.map(\.count))")
+        #expect(strip(own) == strip(watched[2]), "the engine's own decision at the model's 0.7 is unchanged")
+        #expect(watching.takeWatchedPieces().allSatisfy { $0.isEmpty }, "taken pieces are gone")
+    }
+
     @Test("a threshold override replaces the model's own threshold")
     func aThresholdOverrideApplies() throws {
         // A run scoring 0.9975 wakes at the model's 0.7 but not at 0.999.

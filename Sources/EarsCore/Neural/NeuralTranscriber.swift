@@ -29,6 +29,17 @@ public final class NeuralTranscriber: Transcriber {
     /// Audio time the next feed should start at, in samples.
     private var nextSample: Int64 = 0
     private var utterance = NeuralTranscriber.firstUtterance
+    /// Spotters deciding at other thresholds over the same embeddings (`watch`).
+    private var watched: [Watched] = []
+
+    /// One watched threshold: its spotter as made, as it runs, its utterance
+    /// numbers and the pieces not yet taken.
+    private struct Watched {
+        var fresh: NeuralWakeSpotter
+        var spotter: NeuralWakeSpotter
+        var utterance = NeuralTranscriber.firstUtterance
+        var pieces: [TranscriptPiece] = []
+    }
 
     /// An engine for `models` on `embedder`. Every model must have been
     /// trained on this front end (`frontEndVersion`); otherwise this throws
@@ -62,15 +73,50 @@ public final class NeuralTranscriber: Transcriber {
     public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         if startSample != nextSample { restart(at: startSample) }
         nextSample = startSample + Int64(samples.count)
-        let detections = spotter.push(contentsOf: try embedder.feed(samples))
-        let offsetSeconds = AudioFormat.seconds(ofSamples: streamStartSample)
-        return detections.map { detection in
-            utterance += 1
-            return TranscriptPiece(kind: .final, text: detection.phrase, utterance: utterance,
-                                   startSeconds: offsetSeconds + detection.startSeconds,
-                                   endSeconds: offsetSeconds + detection.endSeconds,
-                                   trainedScore: Double(detection.score))
+        let embeddings = try embedder.feed(samples)
+        for index in watched.indices {
+            for detection in watched[index].spotter.push(contentsOf: embeddings) {
+                watched[index].utterance += 1
+                watched[index].pieces.append(piece(for: detection, utterance: watched[index].utterance))
+            }
         }
+        return spotter.push(contentsOf: embeddings).map { detection in
+            utterance += 1
+            return piece(for: detection, utterance: utterance)
+        }
+    }
+
+    /// A detection as a final piece, in stream time.
+    private func piece(for detection: NeuralWakeSpotter.Detection, utterance: Int) -> TranscriptPiece {
+        let offsetSeconds = AudioFormat.seconds(ofSamples: streamStartSample)
+        return TranscriptPiece(kind: .final, text: detection.phrase, utterance: utterance,
+                               startSeconds: offsetSeconds + detection.startSeconds,
+                               endSeconds: offsetSeconds + detection.endSeconds,
+                               trainedScore: Double(detection.score))
+    }
+
+    /// Also decides at each of `thresholds` (0…1, for every phrase) over the
+    /// same embeddings, beside the engine's own decision: what `ears tune`
+    /// sweeps. Each watched threshold gives exactly the pieces this engine
+    /// would give with `thresholdOverride` set to it (utterance numbers
+    /// apart). Replaces any earlier watch; call it before `start`.
+    public func watch(thresholds: [Double]) {
+        watched = thresholds.map { threshold in
+            let phrases = freshSpotter.phrases.map { phrase in
+                var moved = phrase
+                moved.threshold = Float(threshold)
+                return moved
+            }
+            let fresh = NeuralWakeSpotter(phrases: phrases, dimension: freshSpotter.dimension, settings: freshSpotter.settings)
+            return Watched(fresh: fresh, spotter: fresh)
+        }
+    }
+
+    /// The pieces each watched threshold gave since the last call, in
+    /// `watch(thresholds:)` order.
+    public func takeWatchedPieces() -> [[TranscriptPiece]] {
+        defer { for index in watched.indices { watched[index].pieces.removeAll() } }
+        return watched.map(\.pieces)
     }
 
     /// Nothing is pending at the end of a stream: a detection is reported as
@@ -89,6 +135,10 @@ public final class NeuralTranscriber: Transcriber {
     private func restart(at sample: Int64) {
         embedder.reset()
         spotter = freshSpotter
+        for index in watched.indices {
+            watched[index].spotter = watched[index].fresh
+            watched[index].pieces.removeAll()
+        }
         streamStartSample = sample
         nextSample = sample
     }
