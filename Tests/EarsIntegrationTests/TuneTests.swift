@@ -103,6 +103,48 @@ import Testing
         #expect(totalWakes > 0, "nothing woke anywhere: the comparison proved nothing")
     }
 
+    @Test("with a trained model for every phrase the sweep moves the model's threshold, and its row in force is scan's")
+    func trainedSweepAtCurrentEqualsScan() throws {
+        let dir = try scratchDirectory("tune-trained")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The budget and seed TrainTests measured (threshold 0.85, ~25–50 s on 2 cores).
+        let models = dir + "/models"
+        let trained = try runCommand(earsBinary, ["train", "hey cordelia", "--minutes", "0.5", "--seed", "5", "--models-dir", models],
+                                     environment: ["TMPDIR": dir])
+        try #require(trained.status == 0, "\(trained.stderr)")
+        let positives = [dir + "/call.wav", dir + "/twice.wav", dir + "/slt.wav"]
+        let negatives = [dir + "/cornelia.wav", dir + "/other.wav"]
+        try Speech.wav("hey cordelia, what's for dinner tonight?", at: positives[0])
+        try Speech.wav("hey cordelia, wait. the kettle is boiling now. hey cordelia, stop the music.", at: positives[1])
+        try Speech.wav("hey cordelia, turn on the lights", voice: "slt", at: positives[2])
+        try Speech.wav("hey cornelia, how are you today", at: negatives[0])
+        try Speech.wav(Self.negativeText, at: negatives[1])
+        var rowsByConfiguration: [[Int]] = []
+        for arguments in [["--models-dir", models], ["--models-dir", models, "--trained-threshold", "0.62"]] {
+            let scanned = try scanWakes(positives + negatives, arguments)
+            let (result, lines) = try tune(arguments + positives + negatives.flatMap { ["--negative", $0] })
+            try #require(result.status == 0, "\(arguments): \(result.stderr)")
+            let header = try #require(lines.first { $0["event"] as? String == "tune" })
+            #expect(header["swept"] as? String == "trained_threshold", "\(header)")
+            let current = try #require(lines.first { $0["event"] as? String == "sweep" && $0["current"] as? Bool == true },
+                                       "\(arguments): no current row in \(result.stdout)")
+            #expect(current["wakes"] as? [Int] == positives.map { scanned[$0] ?? -1 }, "\(arguments): tune \(current), scan \(scanned)")
+            #expect(current["false_wakes"] as? Int == negatives.map { scanned[$0] ?? 0 }.reduce(0, +), "\(arguments): tune \(current), scan \(scanned)")
+            if arguments.contains("--trained-threshold") { #expect(current["threshold"] as? Double == 0.62, "\(current)") }
+            let grid = Set(stride(from: 30, through: 95, by: 5).map { Double($0) / 100 })
+            rowsByConfiguration.append(lines.filter { $0["event"] as? String == "sweep" && grid.contains($0["threshold"] as? Double ?? -1) }
+                .map { ($0["wakes"] as? [Int] ?? []).reduce(0, +) + ($0["false_wakes"] as? Int ?? 0) })
+            // A grid threshold's row is what scan gives at that threshold.
+            let sweep = lines.filter { $0["event"] as? String == "sweep" }
+            if let row = sweep.first(where: { $0["threshold"] as? Double == 0.95 }) {
+                let strict = try scanWakes(positives + negatives, ["--models-dir", models, "--trained-threshold", "0.95"])
+                #expect(row["wakes"] as? [Int] == positives.map { strict[$0] ?? -1 }, "at 0.95: tune \(row), scan \(strict)")
+            }
+        }
+        #expect(rowsByConfiguration[0].count == 14)
+        #expect(rowsByConfiguration[0] == rowsByConfiguration[1], "the grid's rows do not depend on the threshold in force")
+    }
+
     @Test("--plot writes a PNG and leaves nothing else behind")
     func plotWritesAPNG() throws {
         let (dir, call, other) = try twoFiles("tune-plot")
