@@ -111,7 +111,12 @@ public enum TuneCommand {
                              measured: measured, swept: swept, thresholds: thresholds, current: current,
                              keepText: options.showText && textEngine == nil)
                 if let textEngine {
-                    result.heard = try transcript(of: file, engine: textEngine, config: config)
+                    // The transcript is a second read: a stream has none.
+                    if file == PCMStreamSource.standardInput || InputKind(path: file) == .fifo {
+                        errors("ears tune: --show-text cannot transcribe \(file): a stream can be read only once; save it to a file first")
+                    } else {
+                        result.heard = try transcript(of: file, engine: textEngine, config: config)
+                    }
                 }
             } catch {
                 failures += 1

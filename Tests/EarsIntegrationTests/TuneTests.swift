@@ -177,6 +177,15 @@ import Testing
         }
     }
 
+    @Test("tune without a file is a usage error that says what to give")
+    func noFilesIsAUsageError() throws {
+        let result = try runCommand(earsBinary, ["tune", "--plot", "x.png"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("ears tune: give at least one audio file"), "\(result.stderr)")
+        let help = try runCommand(earsBinary, ["--help"])
+        #expect(help.stdout.contains("tune FILE..."))
+    }
+
     @Test("scan prints a line for a file that woke nothing, in text and in JSON")
     func scanSaysNoWake() throws {
         let (dir, call, other) = try twoFiles("tune-nowake")
