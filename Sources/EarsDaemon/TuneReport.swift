@@ -1,4 +1,5 @@
 import EarsCore
+import Foundation
 
 /// What `ears tune` prints: per file and phrase, the best score, where, and
 /// whether it woke at the threshold in force; the sweep table; the
@@ -68,7 +69,7 @@ struct TuneReport {
                 lines.append("\(name): \(quote(phrase)) \(score), \(woke)")
             }
             if !result.heard.isEmpty {
-                lines.append("\(name): heard \(quote(result.heard.joined(separator: " ")))")
+                lines.append("\(name): heard \(quote(Self.heardText(result)))")
             }
         }
         let positives = sweep.positives.count, negatives = sweep.negatives.count
@@ -87,6 +88,12 @@ struct TuneReport {
     }
 
     private func quote(_ text: String) -> String { "\"" + text + "\"" }
+
+    /// The words heard in a file, as one text: PocketSphinx writes a boosted
+    /// phrase as one compound word ("hey_cordelia"), shown as its words.
+    static func heardText(_ result: TuneCommand.FileResult) -> String {
+        result.heard.joined(separator: " ").replacingOccurrences(of: "_", with: " ")
+    }
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
@@ -112,7 +119,7 @@ struct TuneReport {
                 ]))
             }
             if !result.heard.isEmpty {
-                lines.append(.object(["event": "text", "file": .string(result.name), "text": .string(result.heard.joined(separator: " "))]))
+                lines.append(.object(["event": "text", "file": .string(result.name), "text": .string(Self.heardText(result))]))
             }
         }
         for row in sweep.rows {
