@@ -118,3 +118,25 @@ import Testing
         #expect(throws: Never.self) { try StatusCommandLine.parse(["--runtime-dir=/x", "--json"]) }
     }
 }
+
+@Suite struct TuneCommandLineTests {
+    @Test("tune reads files, repeated --negative files, --plot, --show-text and --json")
+    func readsItsFlags() throws {
+        let command = try #require(try TuneCommandLine.parse(["a.wav", "--negative", "n1.wav", "b.wav", "--negative=n2.wav",
+                                                              "--plot", "out.png", "--show-text", "--json", "--verifier-threshold", "0.6"]))
+        #expect(command.options.files == ["a.wav", "b.wav"])
+        #expect(command.options.negatives == ["n1.wav", "n2.wav"])
+        #expect(command.options.plotPath == "out.png")
+        #expect(command.options.showText && command.options.json)
+        #expect(command.options.overrides.verifierThreshold == 0.6)
+        let plain = try #require(try TuneCommandLine.parse(["a.wav"]))
+        #expect(!plain.options.showText && !plain.options.json && plain.options.plotPath == nil)
+    }
+
+    @Test("tune needs a file, and its --plot needs a path")
+    func refusesNothingToTune() {
+        #expect(throws: UsageError(description: "ears tune: give at least one audio file")) { try TuneCommandLine.parse(["--json"]) }
+        #expect(throws: UsageError.self) { try TuneCommandLine.parse(["a.wav", "--plot"]) }
+        #expect(throws: Never.self) { try TuneCommandLine.parse(["--negative", "n.wav"]) }
+    }
+}
