@@ -61,17 +61,18 @@ deb-files:
 	  SYSCONFDIR=/etc SYSTEMD_UNIT_DIR=/usr/lib/systemd/system SYSTEMD_USER_UNIT_DIR=/usr/lib/systemd/user \
 	  EARS_BIN="$(EARS_BIN)" MAN_PAGE="$(abspath $(DEB_STAGE)).ears.8" >/dev/null
 	@rm -f "$(abspath $(DEB_STAGE)).ears.8"
-# Debian policy: manual pages compressed, without the time stamp (-n).
+# Debian policy: manual pages compressed, without the time stamp (-n). The
+# DEBIAN directory exists before dpkg-shlibdeps runs: it marks the staged
+# tree as the package's root, so $$ORIGIN in RUNPATHs resolves in it.
 	gzip -9n "$(DEB_STAGE)/usr/share/man/man8/ears.8"
 	@set -e; umask 022; stage="$(abspath $(DEB_STAGE))"; \
 	version=$$("$(EARS_BIN)" --version | sed -n 's/^ears //p'); \
 	size=$$(du -sk --apparent-size "$$stage" | cut -f1); \
 	work=$$(mktemp -d); trap 'rm -rf "$$work"' EXIT; \
-	mkdir "$$work/debian" && printf 'Source: ears\n\nPackage: ears\nArchitecture: any\n' > "$$work/debian/control"; \
+	mkdir -p "$$stage/DEBIAN" "$$work/debian" && printf 'Source: ears\n\nPackage: ears\nArchitecture: any\n' > "$$work/debian/control"; \
 	elves=$$(find "$$stage/usr/bin" "$$stage/usr/lib/ears" -maxdepth 1 -type f -exec sh -c 'head -c 4 "$$1" | grep -q ELF' _ {} \; -print); \
 	shlibs=$$(cd "$$work" && dpkg-shlibdeps --warnings=0 -O $$(printf -- ' -e%s' $$elves) | sed -n 's/^shlibs:Depends=//p'); \
 	[ -n "$$shlibs" ] || { echo "deb: dpkg-shlibdeps found no library dependencies" >&2; exit 1; }; \
-	mkdir -p "$$stage/DEBIAN"; \
 	{ echo "Package: ears"; echo "Version: $$version"; echo "Architecture: $(DEB_ARCH)"; \
 	  echo "Maintainer: $(DEB_MAINTAINER)"; echo "Installed-Size: $$size"; \
 	  echo "Depends: $$shlibs, $(DEB_DATA_DEPENDS)"; echo "Suggests: $(DEB_SUGGESTS)"; \

@@ -17,7 +17,7 @@
 #   $(PREFIX)/lib/ears/libonnxruntime.so     ONNX Runtime, where ears looks beside its binary
 #   $(PREFIX)/share/ears/frontend/           openWakeWord's melspectrogram.onnx and embedding_model.onnx
 #   $(PREFIX)/share/man/man8/ears.8          the manual
-#   $(PREFIX)/share/doc/ears/                README.md and docs/ (docs/ kept, so README's links work)
+#   $(PREFIX)/share/doc/ears/                README.md and docs/ (docs/ kept, so README's links work; not docs/ears.8.md, which is ears.8)
 #   $(PREFIX)/share/doc/ears/licences/       the ONNX Runtime and openWakeWord licence texts
 #   $(SYSTEMD_UNIT_DIR)/ears.service         systemd/ears.service, ExecStart= naming $(PREFIX)/bin/ears
 #   $(SYSTEMD_USER_UNIT_DIR)/ears.service    systemd/user/ears.service (a desktop session's PipeWire microphone)
@@ -117,6 +117,7 @@ install-files: man
 	$(INSTALL) -D -m 0644 README.md "$(ears_docdir)/README.md"
 	@for f in docs/*.md docs/*.png; do \
 	  [ -f "$$f" ] || continue; \
+	  [ "$$f" != docs/ears.8.md ] || continue; \
 	  $(INSTALL) -D -m 0644 "$$f" "$(ears_docdir)/$$f" || exit 1; \
 	done; echo "$(INSTALL) -D -m 0644 docs/*.md docs/*.png $(ears_docdir)/docs/"
 # The licence texts of the shipped ONNX files (docs/licences.md).
