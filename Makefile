@@ -11,7 +11,7 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
-                mandoc groff-base
+                mandoc groff-base pandoc dpkg-dev
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -22,6 +22,7 @@ include mk/vosk.mk
 include mk/onnx.mk
 include mk/wyoming.mk
 include mk/install.mk
+include mk/deb.mk
 include mk/bench.mk
 include mk/fuzz.mk
 include mk/soak.mk
