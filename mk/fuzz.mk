@@ -30,7 +30,7 @@ FUZZ_TARGETS := config wyoming wakemodel
 ## fuzz-config: ConfigParser over arbitrary bytes (errors stay one short line; CRLF reads like LF).
 FUZZ_CORE_config    := $(addprefix Sources/EarsCore/, \
     Config/ConfigParser.swift Config/EarsConfig.swift Config/ConfigLines.swift Config/PhraseLimits.swift \
-    Config/LocatedConfig.swift Audio/AudioFormat.swift Capture/CaptureStateMachine.swift Transcriber/Transcriber.swift \
+    Config/LocatedConfig.swift Config/ServiceURI.swift Audio/AudioFormat.swift Capture/CaptureStateMachine.swift Transcriber/Transcriber.swift \
     Verify/VerifierWeights.swift Wake/ARPAbet.swift Wake/Hangul.swift Wake/LetterMatcher.swift Wake/LetterScorer.swift \
     Wake/LetterToSoundPronouncer.swift Wake/PhoneticCost.swift Wake/PhoneticMatcher.swift Wake/PhoneticScorer.swift \
     Wake/PhoneticSpeller.swift Wake/PhraseScorer.swift Wake/Pronouncer.swift Wake/Sound.swift Wake/SoundCosts.swift \
@@ -42,7 +42,7 @@ FUZZ_ARGS_config    := -max_len=8192 -dict=fuzz/config.dict
 ## fuzz-wyoming: WyomingEventReader fed whole, byte by byte and in random pieces, must agree.
 FUZZ_CORE_wyoming    := $(addprefix Sources/EarsCore/, \
     Audio/AudioFormat.swift Audio/MicrophoneLifecycle.swift Meter/EarMeter.swift Meter/StatusReport.swift \
-    Support/JSONValue.swift)
+    Meter/RemoteMeter.swift Meter/PrometheusExposition.swift Support/JSONValue.swift Support/JSONText.swift)
 FUZZ_SOURCES_wyoming := $(addprefix Sources/EarsWyoming/, WyomingEvent.swift WyomingEventReader.swift)
 FUZZ_HARNESS_wyoming := fuzz/WyomingEventReaderFuzz.swift
 FUZZ_ARGS_wyoming    := -max_len=8192 -dict=fuzz/wyoming.dict
