@@ -110,3 +110,11 @@ FUZZ_CORE_pcmstream    := Sources/EarsCore/Audio/AudioFormat.swift Sources/EarsC
 FUZZ_SOURCES_pcmstream :=
 FUZZ_HARNESS_pcmstream := fuzz/PCMStreamHeaderFuzz.swift
 FUZZ_ARGS_pcmstream    := -max_len=4096
+
+## fuzz-wakesession: the Wyoming wake service's conversation (WyomingWakeSession) over any bytes a client sends.
+FUZZ_TARGETS            += wakesession
+FUZZ_CORE_wakesession    := $(FUZZ_CORE_wyoming)
+FUZZ_SOURCES_wakesession := $(addprefix Sources/EarsWyoming/, \
+    WyomingEvent.swift WyomingEventReader.swift WyomingWakeSession.swift RemoteWakeListener.swift)
+FUZZ_HARNESS_wakesession := fuzz/WyomingWakeSessionFuzz.swift
+FUZZ_ARGS_wakesession    := -max_len=8192 -dict=fuzz/wyoming.dict
