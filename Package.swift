@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
 
         // MARK: the pure-Swift core (no C imports)
         // Optimized even in debug builds: the dictionary scans (pronouncer,
@@ -58,10 +60,12 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
         .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
+        // Zeroconf: _wyoming._tcp announced through avahi-daemon (libavahi-client).
+        .target(name: "EarsAvahi", dependencies: ["CAvahi"], path: "Sources/EarsAvahi"),
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         .executableTarget(name: "ears", dependencies: ["EarsDaemon"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).

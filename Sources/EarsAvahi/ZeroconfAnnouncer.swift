@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Announces ears' TCP services on the local network through avahi-daemon
+/// (DNS-SD over mDNS), so Home Assistant's Wyoming integration finds them.
+///
+/// Each `announce` is one published service with its own avahi connection
+/// (`AvahiPublication`); `stop` withdraws them all. When avahi-daemon is not
+/// running, `announce` throws `AvahiError.daemonNotRunning` at once; the
+/// daemon's wiring says so once and goes on serving unannounced.
+package final class ZeroconfAnnouncer: Sendable {
+    /// The live publications, in announce order.
+    private let publications = Mutex<[AvahiPublication]>([])
+    /// Where later events go: established, renamed after a collision, lost.
+    private let notice: @Sendable (String) -> Void
+
+    /// An announcer whose later events (after each `announce` returned) are
+    /// one line each to `notice`, which may be called on avahi's thread.
+    package init(notice: @escaping @Sendable (String) -> Void) {
+        self.notice = notice
+    }
+
+    /// Publishes `type` (default `_wyoming._tcp`) named `name` on TCP `port`
+    /// with TXT entries `txt`. Returns once avahi-daemon has the request (the
+    /// announcement itself follows within about a second). Throws
+    /// `AvahiError.daemonNotRunning` without a daemon or system bus, or
+    /// `AvahiError.call` when avahi refuses the request.
+    package func announce(name: String, port: UInt16, txt: [String: String] = [:],
+                          type: String = ZeroconfService.wyomingType) throws(AvahiError) {
+        let service = ZeroconfService(name: name, type: type, port: port, txt: txt)
+        let publication = try AvahiPublication(service: service, notice: notice)
+        publications.withLock { $0.append(publication) }
+    }
+
+    /// The names as published now (after any collision renames), in announce order.
+    package var announcedNames: [String] {
+        publications.withLock { $0.map(\.service.name) }
+    }
+
+    /// Withdraws every announcement and frees its avahi handles. Idempotent.
+    package func stop() {
+        let ended = publications.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for publication in ended { publication.withdraw() }
+    }
+
+    deinit { stop() }
+}
