@@ -58,6 +58,8 @@ public struct ConfigOverrides: Equatable {
     public var trainedThreshold: Double?
     /// `--trained-contest on|off`.
     public var trainedContest: Bool?
+    /// `listen --uri URI` (repeatable): replaces `[wyoming] uri`.
+    public var wyomingURIs: [ServiceURI] = []
 
     public init() {}
 
@@ -85,6 +87,7 @@ public struct ConfigOverrides: Equatable {
         if let modelsDirectory { config.modelsDirectory = modelsDirectory }
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
+        if !wyomingURIs.isEmpty { config.wyomingURIs = wyomingURIs }
     }
 }
 
@@ -151,7 +154,9 @@ public enum Arguments {
     usage: ears <command> [options]
 
     commands:
-      listen [--input FILE]        listen on the microphone (or a file at real time)
+      listen [--input FILE] [--uri URI]...
+                                   listen on the microphone (or a file at real time);
+                                   --uri tcp://HOST:PORT|unix:///PATH serves Wyoming wake streams
       scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
@@ -192,12 +197,18 @@ public enum Arguments {
         case "--version", "version": return .version
         case "listen":
             var options = ListenOptions()
+            var uris: [ServiceURI] = []
             try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
+                if flag == "--uri" {
+                    uris.append(try WyomingWakeSetup.uri(try value()))
+                    return true
+                }
                 guard flag == "--input" else { return false }
                 options.inputFile = try value()
                 return true
             }
             try rejectOperands(rest, command: command)
+            options.overrides.wyomingURIs = uris
             return .listen(options)
         case "scan":
             var options = ScanOptions()

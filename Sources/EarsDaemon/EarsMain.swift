@@ -183,6 +183,17 @@ public enum EarsMain {
                                     earText: earTextSink, phraseList: phraseList) { wake in
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
+        // The Wyoming wake service (`[wyoming] uri`): remote streams, each with its own ear.
+        let wakeService: WyomingWakeService?
+        do {
+            wakeService = try WyomingWakeSetup.start(config: config, current: { service.currentConfig }, phrases: phraseList,
+                                                     board: board, version: version, log: log)
+        } catch {
+            printError("ears: cannot serve the Wyoming wake service: \(error)")
+            listenServer.stop()
+            server.stop()
+            return ExitCode.failure
+        }
         let audioThread = Thread { service.run() }
         audioThread.name = "ears-audio"
         audioThread.start()
@@ -241,6 +252,7 @@ public enum EarsMain {
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
         cpuTimer.cancel()
         sources.forEach { $0.cancel() }
+        wakeService?.stop()
         listenServer.stop()
         server.stop()
         log.info("stopped")

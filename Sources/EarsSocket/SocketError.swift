@@ -102,6 +102,8 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         case EMFILE, ENFILE: return "too many open files: raise the limit (LimitNOFILE= in the service)"
         case EROFS: return "the file system is read-only: choose a runtime_directory on a writable one"
         case ENOSPC: return "the file system is full"
+        case EADDRINUSE: return "another program already listens there (another ears, or wyoming-openwakeword?): stop it or choose another port"
+        case EADDRNOTAVAIL: return "no interface of this machine has that address: use 127.0.0.1, 0.0.0.0 or one of its own addresses"
         default: return nil
         }
     }

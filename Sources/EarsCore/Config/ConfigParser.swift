@@ -8,7 +8,8 @@
 /// unknown keys and bad values are errors that name `file:line`, say what is
 /// wrong (quoting at most 80 characters of the value) and list what is
 /// allowed. A key given twice takes the last value, except `phrase`, which
-/// adds a phrase each time (up to `PhraseLimits`).
+/// adds a phrase each time (up to `PhraseLimits`), and `[wyoming] uri`,
+/// which adds a listening address each time.
 public enum ConfigParser {
     /// One known key: where it lives, what it accepts, how it applies.
     struct Key: Sendable {
@@ -206,6 +207,16 @@ public enum ConfigParser {
             return nil
         },
         switchKey(section: "listen", name: "ear_text", allowed: "on or off (default off): the recent transcript on listen.sock, for the machine's owner only") { $0.earText = $1 },
+        Key(section: "wyoming", name: "uri", allowed: "\(ServiceURI.allowedForms); repeatable, one address per line; absent (the default): no Wyoming wake service; empty clears the addresses given above it") { config, value, _ in
+            if value.isEmpty { config.wyomingURIs = []; return nil }
+            do throws(ServiceURI.ParseError) {
+                let uri = try ServiceURI(parsing: value)
+                if !config.wyomingURIs.contains(uri) { config.wyomingURIs.append(uri) }
+                return nil
+            } catch {
+                return error.sentence
+            }
+        },
         absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
         rangeKey(section: "status", name: "socket_mode", range: 0o600...0o666, read: { UInt32($0, radix: 8) },
                  problem: "not an octal mode from 0600 to 0666",

@@ -82,6 +82,9 @@ public struct EarsConfig: Sendable, Equatable {
     public var listenSocketGroup: String?
     /// `[listen] ear_text`: whether the owner may read the recent transcript on listen.sock. Off by default.
     public var earText = false
+    /// `[wyoming] uri` (repeatable): where the Wyoming wake service listens
+    /// for remote audio (Home Assistant, satellites). Empty, the default: off.
+    public var wyomingURIs: [ServiceURI] = []
 
     public init() {}
 }

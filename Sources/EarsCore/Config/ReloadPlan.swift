@@ -44,6 +44,7 @@ public struct ReloadPlan: Sendable, Equatable {
         keep(\.runtimeDirectory, "[status] runtime_directory")
         keep(\.socketMode, "[status] socket_mode")
         keep(\.listenSocketGroup, "[listen] socket_group")
+        keep(\.wyomingURIs, "[wyoming] uri")
         keep(\.onWake, "[capture] on_wake")
         keep(\.hookTimeoutSeconds, "[capture] hook_timeout_seconds")
 

@@ -170,6 +170,8 @@ extension StatusReport {
     ///   consumer in name order (none while no consumer is registered).
     /// - `ears_uptime_seconds` gauge, seconds since start.
     /// - `ears_ear_text_shown` gauge: 1 when the ear text switch is on, else 0.
+    /// - `ears_remote_*`: the Wyoming wake service's meters (`RemoteMeter`),
+    ///   only while it is on.
     ///
     /// - Parameter version: the ears version for `ears_info`, or nil to
     ///   leave that label out.
@@ -233,6 +235,7 @@ extension StatusReport {
         out.family("ears_ear_text_shown", .gauge,
                    help: "1 when the owner switched the ear text on (never the text itself), else 0.",
                    value: heardShown ? 1 : 0)
+        remote?.expose(into: &out)
         return out.text
     }
 }

@@ -42,6 +42,8 @@ public struct StatusReport: Sendable {
     public var uptimeSeconds: Double = 0
     /// Whether the ear text switch is on (never the text itself).
     public var heardShown = false
+    /// The Wyoming wake service's meters, or nil when it is off (no `[wyoming] uri`).
+    public var remote: RemoteMeter?
 
     public init(engine: String, model: String) {
         self.engine = engine
@@ -81,6 +83,7 @@ public struct StatusReport: Sendable {
         fields.append(("dropped_chunks", JSONText.object(droppedChunks.sorted { $0.key < $1.key }.map { ($0.key, String($0.value)) })))
         fields.append(("uptime_s", JSONText.number(uptimeSeconds, places: 1)))
         fields.append(("heard_shown", heardShown ? "true" : "false"))
+        fields.append(("remote", remote?.json() ?? "null"))
         return JSONText.object(fields)
     }
 }

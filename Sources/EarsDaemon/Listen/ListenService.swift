@@ -78,6 +78,10 @@ public final class ListenService: Sendable {
     /// Engine loads are not in it: a long load is not a hang.
     public var lastBeatSeconds: Double { min(owner.lastBeatSeconds, worker.lastBeatSeconds) }
 
+    /// The configuration in force (after reloads); remote wake streams
+    /// build their ears from it.
+    public var currentConfig: EarsConfig { shared.currentConfig }
+
     /// Hands the service a newly read configuration (`ListenReloader`).
     /// Keys that only change at restart keep their old values (`ReloadPlan`).
     public func reload(_ newConfig: EarsConfig) {

@@ -1,0 +1,50 @@
+import EarsCore
+import EarsSocket
+import EarsWyoming
+import Glibc
+
+/// Wires the Wyoming wake service into `ears listen`: the `--uri` flag, the
+/// service built from `[wyoming] uri`, each connection's `RemoteWakeEar`,
+/// and the `remote` meters on the status board.
+enum WyomingWakeSetup {
+    /// `--uri URI`, parsed, or a usage error naming the allowed forms.
+    static func uri(_ text: String) throws(UsageError) -> ServiceURI {
+        do throws(ServiceURI.ParseError) {
+            return try ServiceURI(parsing: text)
+        } catch {
+            throw UsageError(description: "ears listen: --uri \(ConfigLines.quoted(text)): \(error.sentence)")
+        }
+    }
+
+    /// The languages `info` lists for the engine in `config`: PocketSphinx's
+    /// model is US English; a Vosk model's language is not known here.
+    static func languages(for config: EarsConfig) -> [String] {
+        config.engine == .pocketsphinx ? ["en"] : []
+    }
+
+    /// Starts the service when `config` names any `[wyoming] uri`; nil when
+    /// it names none (the default: off).
+    ///
+    /// - Parameters:
+    ///   - current: the configuration in force (reloads included), read when
+    ///     a connection first needs its ear.
+    ///   - phrases: the phrases in force, for `info` and `detect`.
+    /// - Throws: `SocketError` when an address cannot be opened.
+    static func start(config: EarsConfig, current: @escaping @Sendable () -> EarsConfig, phrases: PhraseList,
+                      board: StatusBoard, version: String, log: EarsLog) throws(SocketError) -> WyomingWakeService? {
+        guard !config.wyomingURIs.isEmpty else { return nil }
+        let options = WyomingWakeService.Options(socketMode: mode_t(config.socketMode), version: version,
+                                                 languages: languages(for: config))
+        let service = try WyomingWakeService(uris: config.wyomingURIs, options: options, log: log,
+                                             phrases: { phrases.current },
+                                             makeListener: RemoteWakeEar.factory(current),
+                                             publish: { meter in board.update { $0.remote = meter } })
+        for (uri, address) in zip(config.wyomingURIs, service.addresses) {
+            let exposure = uri.isReachableFromOtherMachines
+                ? " (reachable from other machines: anyone who can connect may stream audio to it; see docs/operations.md)"
+                : ""
+            log.info("wyoming wake service on \(address)\(exposure)")
+        }
+        return service
+    }
+}
