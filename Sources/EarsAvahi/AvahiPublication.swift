@@ -1,4 +1,5 @@
 import CAvahi
+import Glibc
 
 /// One service published through avahi-daemon, and the one owner of the
 /// three avahi handles that keep it published: the threaded poll (avahi's
@@ -33,6 +34,8 @@ final class AvahiPublication: @unchecked Sendable {
     private var renames = 0
     /// More collisions than this and the service stays withdrawn.
     static let maximumRenames = 16
+    /// The loopback interface's name on Linux.
+    static let loopbackInterface = "lo"
 
     /// Connects to avahi-daemon and publishes `service`; announcements after
     /// this (established, renamed after a collision, daemon lost) are
@@ -150,10 +153,17 @@ final class AvahiPublication: @unchecked Sendable {
         var records: UnsafeMutablePointer<AvahiStringList>? = nil
         for record in service.txtRecords { records = avahi_string_list_add(records, record) }
         defer { avahi_string_list_free(records) }
+        var interface = AvahiIfIndex(AVAHI_IF_UNSPEC)
+        if service.loopbackOnly {
+            let index = if_nametoindex(Self.loopbackInterface)
+            // No "lo" (never on Linux): avahi's own error for a bad interface.
+            guard index > 0 else { throw AvahiCall.error(function: "if_nametoindex(lo)", code: Int32(AVAHI_ERR_INVALID_INTERFACE)) }
+            interface = AvahiIfIndex(index)
+        }
         while true {
             let service = self.service
             let code = avahi_entry_group_add_service_strlst(
-                group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_UNSPEC),
+                group, interface, AvahiProtocol(AVAHI_PROTO_UNSPEC),
                 AvahiPublishFlags(rawValue: 0), service.name, service.type, nil, nil, service.port, records)
             if code == Int32(AVAHI_ERR_COLLISION), renames < Self.maximumRenames {
                 try chooseAlternativeName()

@@ -20,13 +20,14 @@ package final class ZeroconfAnnouncer: Sendable {
     }
 
     /// Publishes `type` (default `_wyoming._tcp`) named `name` on TCP `port`
-    /// with TXT entries `txt`. Returns once avahi-daemon has the request (the
+    /// with TXT entries `txt`, on every interface or (`loopbackOnly`, for a
+    /// service bound to 127.0.0.1 or ::1) on `lo` alone. Returns once avahi-daemon has the request (the
     /// announcement itself follows within about a second). Throws
     /// `AvahiError.daemonNotRunning` without a daemon or system bus, or
     /// `AvahiError.call` when avahi refuses the request.
     package func announce(name: String, port: UInt16, txt: [String: String] = [:],
-                          type: String = ZeroconfService.wyomingType) throws(AvahiError) {
-        let service = ZeroconfService(name: name, type: type, port: port, txt: txt)
+                          type: String = ZeroconfService.wyomingType, loopbackOnly: Bool = false) throws(AvahiError) {
+        let service = ZeroconfService(name: name, type: type, port: port, txt: txt, loopbackOnly: loopbackOnly)
         let publication = try AvahiPublication(service: service, notice: notice)
         publications.withLock { $0.append(publication) }
     }

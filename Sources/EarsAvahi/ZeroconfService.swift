@@ -14,13 +14,20 @@ package struct ZeroconfService: Sendable, Equatable {
     package var port: UInt16
     /// TXT record entries, published as `key=value` in key order.
     package var txt: [String: String]
+    /// Announce on the loopback interface only: the service listens on a
+    /// loopback address, so announcing it to the network would invite
+    /// connections that cannot succeed.
+    package var loopbackOnly: Bool
 
-    /// A service named `name` of type `type` on TCP port `port` with TXT entries `txt`.
-    package init(name: String, type: String = ZeroconfService.wyomingType, port: UInt16, txt: [String: String] = [:]) {
+    /// A service named `name` of type `type` on TCP port `port` with TXT
+    /// entries `txt`, on every interface or (`loopbackOnly`) on `lo` alone.
+    package init(name: String, type: String = ZeroconfService.wyomingType, port: UInt16, txt: [String: String] = [:],
+                 loopbackOnly: Bool = false) {
         self.name = Self.clipped(name)
         self.type = type
         self.port = port
         self.txt = txt
+        self.loopbackOnly = loopbackOnly
     }
 
     /// The TXT entries as avahi takes them, `key=value`, sorted by key so the

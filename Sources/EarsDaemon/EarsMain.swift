@@ -194,6 +194,7 @@ public enum EarsMain {
             server.stop()
             return ExitCode.failure
         }
+        let zeroconf = ZeroconfSetup.start(config: config, addresses: wakeService?.addresses ?? [], version: version, log: log)
         let audioThread = Thread { service.run() }
         audioThread.name = "ears-audio"
         audioThread.start()
@@ -252,6 +253,7 @@ public enum EarsMain {
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
         cpuTimer.cancel()
         sources.forEach { $0.cancel() }
+        zeroconf?.stop()
         wakeService?.stop()
         listenServer.stop()
         server.stop()

@@ -217,6 +217,7 @@ public enum ConfigParser {
                 return error.sentence
             }
         },
+        switchKey(section: "wyoming", name: "zeroconf", allowed: "on or off (default on): announce each tcp:// address as _wyoming._tcp through avahi-daemon (a loopback address on the loopback interface only); unix:// addresses are never announced") { $0.wyomingZeroconf = $1 },
         absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
         rangeKey(section: "status", name: "socket_mode", range: 0o600...0o666, read: { UInt32($0, radix: 8) },
                  problem: "not an octal mode from 0600 to 0666",
