@@ -62,6 +62,8 @@ public struct WyomingWakeSession: Sendable {
 
     /// The `error` event's `code` for events ears cannot use.
     public static let badEventCode = "bad-event"
+    /// Most characters of a client's unknown name repeated in the error (and the log).
+    static let shownNameCharacters = 64
     /// The `error` event's `code` when a requested name is not a phrase.
     public static let unknownNameCode = "unknown-wake-word"
 
@@ -186,8 +188,11 @@ public struct WyomingWakeSession: Sendable {
         }
         let known = Set(phrases.map(Self.key))
         if let unknown = list.first(where: { !known.contains(Self.key($0)) }) {
-            let offered = phrases.map { "\"\($0)\"" }.joined(separator: ", ")
-            return fail("wake word model not found: \"\(unknown)\"; this service has \(offered)", code: Self.unknownNameCode)
+            // The client's name is quoted as JSON (control characters
+            // escaped) and cut short: it reaches the log.
+            let shown = JSONText.string(String(unknown.prefix(Self.shownNameCharacters)))
+            let offered = phrases.map(JSONText.string).joined(separator: ", ")
+            return fail("wake word model not found: \(shown); this service has \(offered)", code: Self.unknownNameCode)
         }
         wanted = Set(list.map(Self.key))
         return []

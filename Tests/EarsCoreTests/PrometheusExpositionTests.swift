@@ -26,6 +26,14 @@ import Testing
         report.droppedChunks = ["listen_socket": 4, "hook": 0]
         report.uptimeSeconds = 3600.5
         report.heardShown = true
+        var remote = RemoteMeter()
+        remote.openConnections = 1
+        remote.totalConnections = 6
+        remote.refusedConnections = 2
+        remote.errors = 1
+        remote.audioSeconds = 12.25
+        remote.detections = ["hey cordelia": 3, "computer": 1]
+        report.remote = remote
         return report
     }
 
@@ -140,6 +148,7 @@ import Testing
         let json = try #require(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
         let ear = try #require(json["ear"] as? [String: Any])
         let hook = try #require(json["hook"] as? [String: Any])
+        let remote = try #require(json["remote"] as? [String: Any])
         let families = try ExpositionValidator.validate(report.prometheusText())
         func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
             families.first { $0.name == name }?.samples.first { $0.labels == labels }.flatMap { Double($0.value) }
@@ -176,6 +185,19 @@ import Testing
             "dropped_chunks.listen_socket": { value("ears_dropped_chunks_total", ["consumer": "listen_socket"]) == 4 },
             "uptime_s": { value("ears_uptime_seconds") == number(json["uptime_s"]) },
             "heard_shown": { value("ears_ear_text_shown") == ((json["heard_shown"] as? Bool) == true ? 1 : 0) },
+            "remote.connections": { value("ears_remote_connections") == number(remote["connections"]) },
+            "remote.connections_total": { value("ears_remote_connections_total") == number(remote["connections_total"]) },
+            "remote.refused": { value("ears_remote_refused_total") == number(remote["refused"]) },
+            "remote.errors": { value("ears_remote_errors_total") == number(remote["errors"]) },
+            "remote.audio_s": { value("ears_remote_audio_seconds_total") == number(remote["audio_s"]) },
+            "remote.detections": {
+                families.first { $0.name == "ears_remote_detections_total" }?.samples.reduce(0) { $0 + (Double($1.value) ?? 0) }
+                    == number(remote["detections"])
+            },
+            "remote.detections_by_phrase": {
+                let byPhrase = remote["detections_by_phrase"] as? [String: Int] ?? [:]
+                return !byPhrase.isEmpty && byPhrase.allSatisfy { value("ears_remote_detections_total", ["phrase": $0.key]) == Double($0.value) }
+            },
         ]
         var keys: [String] = []
         for (key, field) in json {
