@@ -10,24 +10,22 @@ import Glibc
 /// directory; `DBUS_SYSTEM_BUS_ADDRESS` (read by libdbus, hence by
 /// avahi-daemon, libavahi-client in ears and avahi-browse) points at it.
 /// avahi-daemon stays root (`--no-drop-root --no-chroot`: the test runs as
-/// root and has no `avahi` user set up) in the foreground, so this fixture
-/// owns both processes by id and ends them.
+/// root) in the foreground; both are this fixture's children, ended and
+/// reaped by their process ids.
 final class AvahiFixture: Sendable {
     /// The environment that points D-Bus clients at the private bus.
     let environment: [String: String]
-    private let bus: Process
-    private let avahi: Process
+    /// The daemons' process ids, avahi-daemon's first (it is stopped first).
+    private let daemons: [pid_t]
 
     static let dbusDaemon = "/usr/bin/dbus-daemon"
     static let avahiDaemon = "/usr/sbin/avahi-daemon"
     static let avahiBrowse = "/usr/bin/avahi-browse"
     static let systemBusConfig = "/usr/share/dbus-1/system.conf"
-    /// Where avahi-daemon writes its pid (compiled in); a live daemon there means another test's.
-    static let avahiPidFile = "/run/avahi-daemon/pid"
 
     /// Why the fixture cannot run here, or nil when it can: the programs
-    /// (`make setup` installs them) and root (avahi-daemon's pid file and
-    /// privileges).
+    /// (`make setup` installs them) and root (avahi-daemon's pid file is in
+    /// /run, and it keeps root with `--no-drop-root`).
     static var unavailableReason: String? {
         for tool in [dbusDaemon, avahiDaemon, avahiBrowse] where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is missing (make setup installs dbus, avahi-daemon and avahi-utils)"
@@ -40,29 +38,43 @@ final class AvahiFixture: Sendable {
     /// `seconds` until avahi-browse can talk to the daemon.
     init(directory: String, within seconds: Double = 20) throws {
         let socket = directory + "/system_bus_socket"
-        environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
-        bus = Process()
-        bus.executableURL = URL(fileURLWithPath: Self.dbusDaemon)
-        bus.arguments = ["--config-file=" + Self.systemBusConfig, "--address=unix:path=" + socket, "--nofork", "--nopidfile"]
-        bus.standardOutput = FileHandle.nullDevice
-        bus.standardError = FileHandle.nullDevice
-        try bus.run()
-        avahi = Process()
-        avahi.executableURL = URL(fileURLWithPath: Self.avahiDaemon)
-        avahi.arguments = ["--no-drop-root", "--no-chroot", "--no-rlimits", "--no-proc-title"]
-        avahi.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        avahi.standardOutput = FileHandle.nullDevice
-        avahi.standardError = FileHandle.nullDevice
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
+        self.environment = environment
         let deadline = Date().addingTimeInterval(seconds)
+        let bus = try Self.spawn(Self.dbusDaemon, ["--config-file=" + Self.systemBusConfig, "--address=unix:path=" + socket,
+                                                   "--nofork", "--nopidfile"], environment: environment)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }
-        try avahi.run()
-        while Date() < deadline {
-            if !avahi.isRunning { break }
+        let avahi = try? Self.spawn(Self.avahiDaemon, ["--no-drop-root", "--no-chroot", "--no-rlimits", "--no-proc-title"],
+                                    environment: environment)
+        daemons = [avahi, bus].compactMap { $0 }
+        while avahi != nil && Date() < deadline {
             if (try? runCommand(Self.avahiBrowse, ["-a", "-t", "-p"], environment: environment))?.status == 0 { return }
             usleep(200_000)
         }
         stop()
         throw SpeechError(detail: "avahi-daemon did not come up on the private bus within \(seconds) s")
+    }
+
+    /// Starts `path arguments` with posix_spawn, standard streams on
+    /// /dev/null, the test's environment plus `environment`. Not Foundation's
+    /// Process: it watches a child through a descriptor the child inherits,
+    /// and avahi-daemon closes every descriptor at start, which Process
+    /// takes for an exit and then blocks in waitpid for good.
+    private static func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard code == 0 else { throw SpeechError(detail: "posix_spawn \(path) failed: \(String(cString: strerror(code)))") }
+        return pid
     }
 
     /// `avahi-browse -rtp TYPE`'s resolved lines (`=;iface;proto;name;type;domain;host;address;port;txt`).
@@ -81,13 +93,18 @@ final class AvahiFixture: Sendable {
         return nil
     }
 
-    /// Ends avahi-daemon, then the bus (SIGTERM, SIGKILL after 5 s).
+    /// Ends avahi-daemon, then the bus (SIGTERM, SIGKILL after 5 s), and
+    /// reaps them. Idempotent: a reaped id is never signalled again.
     func stop() {
-        for process in [avahi, bus] where process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
+        for pid in daemons where waitpid(pid, nil, WNOHANG) == 0 {
+            kill(pid, SIGTERM)
             let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+            var reaped = false
+            while !reaped && Date() < deadline {
+                reaped = waitpid(pid, nil, WNOHANG) == pid
+                if !reaped { usleep(20_000) }
+            }
+            if !reaped { kill(pid, SIGKILL); waitpid(pid, nil, 0) }
         }
     }
 
