@@ -25,8 +25,9 @@ struct WyomingDifferentialTests {
     }
 
     /// Keys ears may add that wyoming 1.2.0 (openwakeword 1.8.2's pin) had
-    /// no field for: newer protocol versions added a program/model `version`.
-    static let newerProtocolKeys: Set<String> = ["version"]
+    /// no field for: the wyoming package ears follows (1.10.2) has an
+    /// artifact `version` (programs and models) and a wake model's `phrase`.
+    static let newerProtocolKeys: Set<String> = ["version", "phrase"]
 
     /// Parses the client's JSON into shapes and detection names; runs of the
     /// same shape collapse to one (openWakeWord sends a `detection` for every

@@ -60,16 +60,21 @@ SETTLE_SECONDS = 1.0
 
 
 def keys(data: dict) -> list:
-    """The sorted keys that carry something. A field that is absent, null or
-    an empty list means the same to every wyoming client, and older packages
-    write every list (wyoming 1.2.0 sends "asr": [] from a wake service)."""
-    return sorted(key for key, value in (data or {}).items() if value is not None and value != [])
+    """The sorted keys whose value is not null: an absent field and a null
+    one mean the same to every wyoming client."""
+    return sorted(key for key, value in (data or {}).items() if value is not None)
+
+
+def info_keys(data: dict) -> list:
+    """The info's program kinds that list a program: wyoming 1.2.0 writes
+    every kind, so a wake service also says "asr": [], "tts": [] ..."""
+    return sorted(key for key, value in (data or {}).items() if value not in (None, []))
 
 
 def shape(event) -> dict:
     """The event's type and data key set; for info, the wake programs' too."""
     data = event.data or {}
-    line = {"type": event.type, "keys": keys(data)}
+    line = {"type": event.type, "keys": info_keys(data) if Info.is_type(event.type) else keys(data)}
     if Info.is_type(event.type):
         programs = data.get("wake") or []
         line["wake"] = [{"keys": keys(program),
