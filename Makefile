@@ -75,7 +75,7 @@ test: setup
 	$(MAKE) --no-print-directory fuzz-smoke
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests'
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsAvahiTests'
 
 integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests

@@ -84,6 +84,8 @@ let package = Package(
         // The status server's request decoder and its behaviour on a real socket.
         .testTarget(name: "EarsStatusTests", dependencies: ["EarsStatus"], path: "Tests/EarsStatusTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
+        // EarsAvahi's records and typed errors without a daemon (the daemon itself: ZeroconfTests).
+        .testTarget(name: "EarsAvahiTests", dependencies: ["EarsAvahi", "CAvahi"], path: "Tests/EarsAvahiTests"),
         // The Wyoming wake service's session state machine (pure, no sockets).
         .testTarget(name: "EarsWyomingTests", dependencies: ["EarsWyoming", "EarsCore"], path: "Tests/EarsWyomingTests"),
     ],

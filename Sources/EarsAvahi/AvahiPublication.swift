@@ -16,8 +16,8 @@ final class AvahiPublication: @unchecked Sendable {
     /// The service as published now; its name changes when avahi reports a
     /// collision and an alternative is chosen.
     private(set) var service: ZeroconfService
-    /// Where events after the start go (established, renamed, lost), one line each.
-    private let notice: @Sendable (String) -> Void
+    /// Where events after the start go (established, renamed, ended).
+    private let notice: @Sendable (ZeroconfEvent) -> Void
     /// `AvahiThreadedPoll*`.
     private var poll: OpaquePointer?
     /// `AvahiClient*`; freeing it frees its entry groups too.
@@ -41,7 +41,7 @@ final class AvahiPublication: @unchecked Sendable {
     /// this (established, renamed after a collision, daemon lost) are
     /// reported through `notice`. Throws `AvahiError.daemonNotRunning` when
     /// there is no system bus or no daemon on it.
-    init(service: ZeroconfService, notice: @escaping @Sendable (String) -> Void) throws(AvahiError) {
+    init(service: ZeroconfService, notice: @escaping @Sendable (ZeroconfEvent) -> Void) throws(AvahiError) {
         self.service = service
         self.notice = notice
         do {
@@ -115,7 +115,7 @@ final class AvahiPublication: @unchecked Sendable {
         switch state {
         case AVAHI_ENTRY_GROUP_ESTABLISHED:
             if !starting {
-                notice("zeroconf: announced \(service.type) as '\(service.name)' on port \(service.port)")
+                notice(.established(name: service.name, type: service.type, port: service.port))
             }
         case AVAHI_ENTRY_GROUP_COLLISION:
             report { () throws(AvahiError) in try rename(group: group) }
@@ -182,7 +182,7 @@ final class AvahiPublication: @unchecked Sendable {
         }
         let old = service.name
         try chooseAlternativeName()
-        notice("zeroconf: the name '\(old)' is taken on this network; announcing as '\(service.name)'")
+        notice(.renamed(from: old, to: service.name))
         try AvahiCall.check("avahi_entry_group_reset") { avahi_entry_group_reset(group) }
         try addService(to: group)
         try AvahiCall.check("avahi_entry_group_commit") { avahi_entry_group_commit(group) }
@@ -208,7 +208,7 @@ final class AvahiPublication: @unchecked Sendable {
             if starting {
                 if startError == nil { startError = error }
             } else {
-                notice("zeroconf: \(service.type) is no longer announced: \(error)")
+                notice(.ended(name: service.name, type: service.type, error: error))
             }
         }
     }

@@ -10,12 +10,12 @@ import Synchronization
 package final class ZeroconfAnnouncer: Sendable {
     /// The live publications, in announce order.
     private let publications = Mutex<[AvahiPublication]>([])
-    /// Where later events go: established, renamed after a collision, lost.
-    private let notice: @Sendable (String) -> Void
+    /// Where later events go: established, renamed after a collision, ended.
+    private let notice: @Sendable (ZeroconfEvent) -> Void
 
-    /// An announcer whose later events (after each `announce` returned) are
-    /// one line each to `notice`, which may be called on avahi's thread.
-    package init(notice: @escaping @Sendable (String) -> Void) {
+    /// An announcer whose later events (after each `announce` returned) go
+    /// to `notice`, which is called on avahi's thread.
+    package init(notice: @escaping @Sendable (ZeroconfEvent) -> Void) {
         self.notice = notice
     }
 

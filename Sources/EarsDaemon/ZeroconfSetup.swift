@@ -33,7 +33,9 @@ enum ZeroconfSetup {
             return (port, !uri.isReachableFromOtherMachines)
         }
         guard !tcp.isEmpty else { return nil }
-        let announcer = ZeroconfAnnouncer { line in log.info(line) }
+        let announcer = ZeroconfAnnouncer { event in
+            if event.isProblem { log.warning(event.description) } else { log.info(event.description) }
+        }
         let host = hostName()
         for (index, address) in tcp.enumerated() {
             // One name per address: a second port on the same host needs its own.
@@ -41,7 +43,9 @@ enum ZeroconfSetup {
             do throws(AvahiError) {
                 try announcer.announce(name: name, port: UInt16(address.port), txt: ["version": version],
                                        loopbackOnly: address.loopback)
-                log.info("zeroconf: announcing \(ZeroconfService.wyomingType) '\(name)' on port \(address.port)" +
+                // The name as published: avahi may have given an alternative.
+                let published = announcer.announcedNames.last ?? name
+                log.info("zeroconf: announcing \(ZeroconfService.wyomingType) '\(published)' on port \(address.port)" +
                          (address.loopback ? " (loopback interface only)" : ""))
             } catch {
                 if error.isDaemonUnavailable {

@@ -44,6 +44,33 @@ import Testing
         #expect(!avahi.browse("_wyoming._tcp").contains { $0.contains(";\(port);") }, "still announced after ears stopped")
     }
 
+    @Test("a name another program already announces gets avahi's alternative, \"#2\"",
+          .enabled(if: AvahiFixture.unavailableReason == nil, "\(AvahiFixture.unavailableReason ?? "")"))
+    func takenNameGetsAnAlternative() throws {
+        let dir = try scratchDirectory("zeroconf-taken")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let avahi = try AvahiFixture(directory: dir)
+        defer { avahi.stop() }
+        // Someone else already has ears' name (avahi-publish, a client of the same daemon).
+        let host = try runCommand("/bin/hostname", []).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try avahi.publish(name: "ears on \(host)", type: "_wyoming._tcp", port: 9)
+        try #require(avahi.waitForService("_wyoming._tcp", within: 10) { $0.contains(";9;") } != nil, "avahi-publish never announced")
+
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let (daemon, port) = try WyomingPeers.earsWakeService(in: dir, config: try Self.config(zeroconf: true), mic: mic,
+                                                              environment: avahi.environment)
+        defer { _ = daemon.terminate() }
+        let line = avahi.waitForService("_wyoming._tcp", within: 15) { $0.contains(";\(port);") }
+        let name = try #require(line, "not announced: \(avahi.browse("_wyoming._tcp")) ears: \(daemon.output)")
+            .split(separator: ";", omittingEmptySubsequences: false)[3]
+        // avahi-browse -p escapes the space and the '#' as decimal \DDD: "ears on HOST #2".
+        #expect(name.hasSuffix("\\032\\0352"), "\(name)")
+        #expect(daemon.output.contains { $0.contains("zeroconf: announcing _wyoming._tcp 'ears on \(host) #2'") }, "\(daemon.output)")
+        // The other program's announcement is untouched.
+        #expect(avahi.browse("_wyoming._tcp").contains { $0.contains(";9;") })
+    }
+
     @Test("zeroconf = off announces nothing", .enabled(if: AvahiFixture.unavailableReason == nil, "\(AvahiFixture.unavailableReason ?? "")"))
     func offAnnouncesNothing() throws {
         let dir = try scratchDirectory("zeroconf-off")

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A private D-Bus system bus and an avahi-daemon on it, for the zeroconf
 /// tests, started directly (no systemd as PID 1 here, and the machine's own
@@ -17,10 +18,13 @@ final class AvahiFixture: Sendable {
     let environment: [String: String]
     /// The daemons' process ids, avahi-daemon's first (it is stopped first).
     private let daemons: [pid_t]
+    /// `avahi-publish` processes started by `publish`, stopped before the daemons.
+    private let publishers = Mutex<[pid_t]>([])
 
     static let dbusDaemon = "/usr/bin/dbus-daemon"
     static let avahiDaemon = "/usr/sbin/avahi-daemon"
     static let avahiBrowse = "/usr/bin/avahi-browse"
+    static let avahiPublish = "/usr/bin/avahi-publish"
     static let systemBusConfig = "/usr/share/dbus-1/system.conf"
 
     /// Why the fixture cannot run here, or nil when it can: the programs
@@ -77,6 +81,13 @@ final class AvahiFixture: Sendable {
         return pid
     }
 
+    /// Announces `name` of `type` on `port` with avahi-publish (another
+    /// program on the same daemon), until `stop`.
+    func publish(name: String, type: String, port: Int) throws {
+        let pid = try Self.spawn(Self.avahiPublish, ["-s", name, type, String(port)], environment: environment)
+        publishers.withLock { $0.append(pid) }
+    }
+
     /// `avahi-browse -rtp TYPE`'s resolved lines (`=;iface;proto;name;type;domain;host;address;port;txt`).
     func browse(_ type: String) -> [String] {
         let result = try? runCommand(Self.avahiBrowse, ["-r", "-t", "-p", type], environment: environment)
@@ -93,10 +104,11 @@ final class AvahiFixture: Sendable {
         return nil
     }
 
-    /// Ends avahi-daemon, then the bus (SIGTERM, SIGKILL after 5 s), and
+    /// Ends the publishers, avahi-daemon, then the bus (SIGTERM, SIGKILL after 5 s), and
     /// reaps them. Idempotent: a reaped id is never signalled again.
     func stop() {
-        for pid in daemons where waitpid(pid, nil, WNOHANG) == 0 {
+        let children = publishers.withLock { list in defer { list.removeAll() }; return list } + daemons
+        for pid in children where waitpid(pid, nil, WNOHANG) == 0 {
             kill(pid, SIGTERM)
             let deadline = Date().addingTimeInterval(5)
             var reaped = false
