@@ -86,6 +86,8 @@ let package = Package(
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
         // EarsAvahi's records and typed errors without a daemon (the daemon itself: ZeroconfTests).
         .testTarget(name: "EarsAvahiTests", dependencies: ["EarsAvahi", "CAvahi"], path: "Tests/EarsAvahiTests"),
+        // Remote audio in any format to 16 kHz mono (libsamplerate).
+        .testTarget(name: "EarsFilesTests", dependencies: ["EarsFiles", "EarsCore"], path: "Tests/EarsFilesTests"),
         // The Wyoming wake service's session state machine (pure, no sockets).
         .testTarget(name: "EarsWyomingTests", dependencies: ["EarsWyoming", "EarsCore"], path: "Tests/EarsWyomingTests"),
     ],

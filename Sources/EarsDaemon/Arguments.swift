@@ -96,6 +96,8 @@ public struct ListenOptions: Equatable {
     public var overrides = ConfigOverrides()
     /// `--input FILE`: a sound file paced at real time instead of the microphone.
     public var inputFile: String?
+    /// `--verbose`: debug lines too (timings, decisions, connections; never transcript text).
+    public var verbose = false
     public init() {}
 }
 
@@ -107,6 +109,8 @@ public struct ScanOptions: Equatable {
     public var json = false
     /// `--candidates`: also one JSON line per verified candidate (implies `--json`).
     public var candidates = false
+    /// `--verbose`: debug lines on stderr (engine load timings, per-file progress).
+    public var verbose = false
     public init() {}
 }
 
@@ -154,10 +158,10 @@ public enum Arguments {
     usage: ears <command> [options]
 
     commands:
-      listen [--input FILE] [--uri URI]...
-                                   listen on the microphone (or a file at real time);
+      listen [--input FILE] [--verbose] [--uri URI]...
+                                   listen on the microphone (or a file at real time); --verbose adds debug lines;
                                    --uri tcp://HOST:PORT|unix:///PATH serves Wyoming wake streams
-      scan FILE... [--json] [--candidates]  run the ear over files as fast as possible (- = stdin)
+      scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
       status                       print the running daemon's meters (GET /ears)
       tap                          start a capture in the running daemon as if called
       follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
@@ -199,12 +203,12 @@ public enum Arguments {
             var options = ListenOptions()
             var uris: [ServiceURI] = []
             try parseFlags(&rest, into: &options.overrides) { flag, value throws(UsageError) in
-                if flag == "--uri" {
-                    uris.append(try WyomingWakeSetup.uri(try value()))
-                    return true
+                switch flag {
+                case "--input": options.inputFile = try value()
+                case "--verbose": options.verbose = true
+                case "--uri": uris.append(try WyomingWakeSetup.uri(try value()))
+                default: return false
                 }
-                guard flag == "--input" else { return false }
-                options.inputFile = try value()
                 return true
             }
             try rejectOperands(rest, command: command)
@@ -216,6 +220,7 @@ public enum Arguments {
                 switch flag {
                 case "--json": options.json = true
                 case "--candidates": options.json = true; options.candidates = true
+                case "--verbose": options.verbose = true
                 default: return false
                 }
                 return true

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EarsCore
+import Foundation
 
 /// The checks a configuration must pass before `ears listen` runs with it —
 /// the ones that ask the machine (does the group exist, is the hook an
@@ -54,6 +55,22 @@ public enum ConfigValidation {
                                             + "(chmod +x it), or leave the key empty for no hook",
                                         fallbackFile: fallbackFile))
         }
+        if let hook = config.onDetect, let problem = executableProblem(hook) {
+            errors.append(located.error(at: "capture.on_detect",
+                                        "[capture] on_detect \(ConfigLines.quoted(hook)) \(problem); the hook must be an executable file "
+                                            + "(chmod +x it), or leave the key empty for no hook",
+                                        fallbackFile: fallbackFile))
+        }
+        if let sound = config.awakeSound {
+            do throws(AwakeSound.Problem) {
+                _ = try readAwakeSound(sound)
+            } catch {
+                errors.append(located.error(at: "capture.awake_sound",
+                                            "[capture] awake_sound \(ConfigLines.quoted(sound)) \(error.description), "
+                                                + "or leave the key empty for no sound",
+                                            fallbackFile: fallbackFile))
+            }
+        }
         if let group = config.listenSocketGroup, groupID(named: group) == nil {
             errors.append(located.error(at: "listen.socket_group",
                                         "[listen] socket_group \(ConfigLines.quoted(group)) is not a group on this machine; "
@@ -61,6 +78,28 @@ public enum ConfigValidation {
                                         fallbackFile: fallbackFile))
         }
         return errors
+    }
+
+    /// The `[capture] awake_sound` at `path`, read whole and decoded:
+    /// `check-config`, `listen` at start and a reload read it the same way.
+    ///
+    /// - Throws: `AwakeSound.Problem` when nothing readable is there, the
+    ///   file is larger than `AwakeSound.maximumFileBytes`, or it is not a
+    ///   WAV ears can play (`AwakeSound.decode`).
+    public static func readAwakeSound(_ path: String) throws(AwakeSound.Problem) -> AwakeSound {
+        guard let mode = fileMode(path) else { throw AwakeSound.Problem(description: "does not exist; point it at a 16-bit PCM WAV file") }
+        guard mode & S_IFMT == S_IFREG else { throw AwakeSound.Problem(description: "is not a regular file; point it at a 16-bit PCM WAV file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw AwakeSound.Problem(description: "cannot be read by this user (uid \(getuid())); make it readable (chmod a+r)")
+        }
+        defer { try? handle.close() }
+        // One byte past the limit tells a file that is too large from one that is just at it.
+        let data = (try? handle.read(upToCount: AwakeSound.maximumFileBytes + 1)) ?? nil
+        guard let data else { throw AwakeSound.Problem(description: "cannot be read (an I/O error); check the file") }
+        guard data.count <= AwakeSound.maximumFileBytes else {
+            throw AwakeSound.Problem(description: "is larger than \(AwakeSound.maximumFileBytes / (1024 * 1024)) MiB; a cue is a short sound")
+        }
+        return try AwakeSound.decode(Array(data))
     }
 
     /// The ID of the group `name`, or nil when the machine has no such group

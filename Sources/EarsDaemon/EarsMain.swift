@@ -82,7 +82,11 @@ public enum EarsMain {
             return TrainCommand.run(options, config: config, output: say, errors: printError)
         case let .scan(options):
             guard let config = loadConfig(options.overrides) else { return ExitCode.config }
-            return ScanCommand.run(options, config: config, output: say, errors: printError)
+            let format = errorFormat
+            let log = EarsLog(debugEnabled: options.verbose) { level, message in
+                FileHandle.standardError.write(Data(format.text(level, message).utf8))
+            }
+            return ScanCommand.run(options, config: config, output: say, errors: printError, log: log)
         case let .listen(options):
             if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
                 printError(refusal)
@@ -115,9 +119,11 @@ public enum EarsMain {
 
     /// `ears listen`: status socket, audio loop, signals. Returns on SIGTERM/SIGINT.
     private static func listen(_ options: ListenOptions, config: EarsConfig) -> Int32 {
-        let log = EarsLog { level, message in
-            say("\(level.rawValue): \(message)")
+        let format = lineFormat
+        let log = EarsLog(debugEnabled: options.verbose) { level, message in
+            write(format.text(level, message))
         }
+        log.info(configFileLine(options.overrides))
         // Block the stop signals before any thread starts, so every thread
         // inherits the mask and the dispatch sources below cannot miss one.
         var signals = sigset_t()
@@ -129,6 +135,7 @@ public enum EarsMain {
         var consumers: [any CaptureConsumer] = []
         let hook = config.onWake.map { ExecHook(path: $0, timeoutSeconds: config.hookTimeoutSeconds, log: log) }
         if let hook { consumers.append(hook) }
+        guard let cue = detectCue(config, log: log) else { return ExitCode.config }
         let board = StatusBoard(engine: config.engine.rawValue, model: EngineFactory.modelLabel(for: config),
                                 clock: ProcessClock.monotonicSeconds)
         board.update { $0.heardShown = config.earText }
@@ -138,7 +145,8 @@ public enum EarsMain {
         do {
             try RuntimeDirectory.prepare(runtimeDirectory)
             server = try StatusServer(socketPath: socketPath, mode: mode_t(config.socketMode)) { request in
-                StatusRoutes.answer(request, board: board, taps: taps)
+                log.debug("status socket: \(JSONText.string(String(request.method.prefix(16)))) \(JSONText.string(String(request.path.prefix(80))))")
+                return StatusRoutes.answer(request, board: board, taps: taps)
             }
         } catch {
             printError("ears: cannot serve status on \(socketPath): \(error)")
@@ -181,6 +189,8 @@ public enum EarsMain {
         let service = ListenService(config: config, source: source, board: board, log: log,
                                     consumers: consumers, taps: taps,
                                     earText: earTextSink, phraseList: phraseList) { wake in
+            // The cue first: it only queues work, and it is what a person waits for.
+            if cue.isActive { cue.detected(wake) }
             log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         // The Wyoming wake service (`[wyoming] uri`): remote streams, each with its own ear.
@@ -276,14 +286,56 @@ public enum EarsMain {
         }
     }
 
+    /// The `[capture] on_detect` / `awake_sound` cue for `config`, its WAV
+    /// read now (it was checked at load; it can only have gone since), or
+    /// nil after saying why on stderr.
+    private static func detectCue(_ config: EarsConfig, log: EarsLog) -> DetectCue? {
+        var sound: AwakeSound?
+        if let path = config.awakeSound {
+            do throws(AwakeSound.Problem) {
+                let read = try ConfigValidation.readAwakeSound(path)
+                log.debug("awake sound \(path): \(read.sampleRate) Hz, \(read.channels) channel(s), \(JSONText.number(read.seconds, places: 2)) s, on \(config.awakeSoundDevice)")
+                sound = read
+            } catch {
+                printError("ears: [capture] awake_sound \(ConfigLines.quoted(path)) \(error.description)")
+                return nil
+            }
+        }
+        return DetectCue(hookPath: config.onDetect, timeoutSeconds: config.hookTimeoutSeconds,
+                         sound: sound, soundDevice: config.awakeSoundDevice, log: log)
+    }
+
+    /// Which configuration file `listen` runs with, for its first log line
+    /// (the same test `ConfigLoader` makes: `--config` must exist, the
+    /// default path is read only when it does).
+    static func configFileLine(_ overrides: ConfigOverrides) -> String {
+        let path = overrides.configPath ?? EarsConfig.defaultPath
+        let read = overrides.configPath != nil || FileManager.default.fileExists(atPath: path)
+        return read ? "configuration read from \(path)" : "no configuration file at \(path); running on the defaults and the command-line flags"
+    }
+
+    /// How log lines (stdout) are written: with `<N>` priorities when the
+    /// output is the journal (`JOURNAL_STREAM`, not a terminal), as before otherwise.
+    static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                          outputIsTerminal: isatty(STDOUT_FILENO) == 1)
+    /// The same for error lines on stderr.
+    static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+                                           outputIsTerminal: isatty(STDERR_FILENO) == 1)
+
     /// Writes one line to stdout at once (unbuffered, so the journal and
     /// tests see each line as it happens).
     @Sendable static func say(_ message: String) {
-        FileHandle.standardOutput.write(Data((message + "\n").utf8))
+        write(message + "\n")
     }
 
+    /// Writes `text` (whole lines) to stdout at once.
+    @Sendable private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
     @Sendable private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data(errorFormat.bare(.error, message).utf8))
     }
 }
 

@@ -1,6 +1,7 @@
 import EarsCore
 import EarsFiles
 import EarsWyoming
+import Synchronization
 
 /// One remote Wyoming stream's own ear: the configured engines (trained
 /// models too), a gate and noise suppressor as configured, a `WakeJudge`
@@ -11,9 +12,16 @@ import EarsWyoming
 /// ring, not the captures or `on_wake`. What it hears stays in its memory
 /// and goes with it when the connection ends.
 ///
-/// Used from the connection's thread only.
-final class RemoteWakeEar: RemoteWakeListener {
-    private let config: EarsConfig
+/// Used from one thread at a time: a connection's, or the pool's lock
+/// while it is handed from one connection to the next.
+final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
+    // @unchecked: the engines are single-thread objects; a connection owns
+    // the ear until it hands it to `RemoteWakeEarPool`, which gives it whole
+    // to the next connection.
+    /// The configuration it was built for.
+    let config: EarsConfig
+    /// The trained model files it loaded (`TrainedModels.signature`).
+    let modelSignature: [String]
     private let engines: EngineFactory.Engines
     private let verifier: (any WakeVerifier)?
     private let pronouncer: any Pronouncer
@@ -26,6 +34,8 @@ final class RemoteWakeEar: RemoteWakeListener {
     private var pending: [Int16] = []
     /// Audio time of the next chunk, in 16 kHz samples since `begin`.
     private var nextSample: Int64 = 0
+    /// Between `begin` and `finish`: the engines hold a stream.
+    private var streamOpen = false
 
     /// Loads the engines and verifier for `config`.
     ///
@@ -33,6 +43,7 @@ final class RemoteWakeEar: RemoteWakeListener {
     ///   model says which and how to install it).
     init(config: EarsConfig) throws(RemoteWakeError) {
         self.config = config
+        modelSignature = TrainedModels.signature(for: config)
         pronouncer = DetectorFactory.pronouncer(for: config)
         do throws(TranscriberError) {
             engines = try EngineFactory.engines(for: config)
@@ -47,13 +58,11 @@ final class RemoteWakeEar: RemoteWakeListener {
         judge = Self.judge(config, pronouncer: pronouncer, verifier: verifier)
     }
 
-    /// A factory for the service: each call builds a new ear for the
-    /// configuration `current()` returns then.
-    static func factory(_ current: @escaping @Sendable () -> EarsConfig) -> WyomingWakeService.ListenerFactory {
-        { () throws(RemoteWakeError) -> any RemoteWakeListener in try RemoteWakeEar(config: current()) }
-    }
-
     func begin(_ format: RemoteAudioFormat) throws(RemoteWakeError) {
+        // A stream left open (its client hung up mid-stream, or a second
+        // audio-start) is dropped, not finished: its words are not wanted.
+        if streamOpen { ear.resetEngines() }
+        streamOpen = true
         do throws(TranscriberError) {
             // A stream after another on the same connection hears from the
             // engine's state as loaded, as a file does in `ears scan`.
@@ -89,6 +98,7 @@ final class RemoteWakeEar: RemoteWakeListener {
         }
         converter = nil
         format = nil
+        streamOpen = false
         var wakes = try hearWholeChunks()
         do throws(TranscriberError) {
             if !pending.isEmpty {
@@ -145,4 +155,46 @@ final class RemoteWakeEar: RemoteWakeListener {
         WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
                   threshold: config.verifierThreshold, contestTrained: config.trainedContest)
     }
+}
+
+/// Ears of closed connections kept for the next ones, so a new connection
+/// (Home Assistant opens one per pipeline run) does not wait 1.5 s for an
+/// engine to load. An ear is given out only for the configuration and
+/// trained model files it was built for; after a reload, old ones are
+/// dropped as they come up. At most `capacity` are kept: as many as can be
+/// in use at once, whose memory the process holds at that peak anyway.
+final class RemoteWakeEarPool: Sendable {
+    private let idle = Mutex<[RemoteWakeEar]>([])
+    private let capacity: Int
+    private let current: @Sendable () -> EarsConfig
+
+    /// A pool of at most `capacity` ears for the configuration `current()` returns.
+    init(capacity: Int, current: @escaping @Sendable () -> EarsConfig) {
+        self.capacity = capacity
+        self.current = current
+    }
+
+    /// A kept ear for the configuration in force, else a new one.
+    func take() throws(RemoteWakeError) -> RemoteWakeEar {
+        let config = current()
+        let signature = TrainedModels.signature(for: config)
+        let kept = idle.withLock { ears -> RemoteWakeEar? in
+            ears.removeAll { $0.config != config || $0.modelSignature != signature }
+            return ears.popLast()
+        }
+        if let kept { return kept }
+        return try RemoteWakeEar(config: config)
+    }
+
+    /// Keeps `listener` for a later connection, if it is one of these ears
+    /// and there is room.
+    func give(_ listener: any RemoteWakeListener) {
+        guard let ear = listener as? RemoteWakeEar else { return }
+        idle.withLock { ears in
+            if ears.count < capacity { ears.append(ear) }
+        }
+    }
+
+    /// Ears kept now.
+    var idleCount: Int { idle.withLock { $0.count } }
 }

@@ -30,9 +30,10 @@ import EarsFiles
 /// engine adapted to its one microphone, nothing learned on one file carries
 /// into the next.
 public enum ScanCommand {
-    /// Runs the scan; returns the process exit status.
+    /// Runs the scan; returns the process exit status. `log` takes the
+    /// `--verbose` debug lines (load timings, per-file counts; never text heard).
     public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
-                           errors: @escaping (String) -> Void) -> Int32 {
+                           errors: @escaping (String) -> Void, log: EarsLog = .silent) -> Int32 {
         let engines: EngineFactory.Engines
         let loadStarted = ProcessClock.monotonicSeconds()
         do throws(TranscriberError) {
@@ -51,6 +52,7 @@ public enum ScanCommand {
             return 1
         }
         let loadSeconds = ProcessClock.monotonicSeconds() - loadStarted
+        log.debug("engine \(engines.main.engineName) loaded (model \(engines.main.modelName)) with the verifier \(verifier == nil ? "off" : "on") in \(JSONText.number(loadSeconds, places: 3)) s")
         let cpuAtStart = ProcessClock.cpuSeconds()
         var audioSeconds = 0.0
         var chunks = 0
@@ -99,6 +101,7 @@ public enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
+            log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier")
             nearMisses += judge.nearMisses
             refused += judge.refused
             for wake in fileWakes {

@@ -4,8 +4,8 @@ import EarsWyoming
 import Glibc
 
 /// Wires the Wyoming wake service into `ears listen`: the `--uri` flag, the
-/// service built from `[wyoming] uri`, each connection's `RemoteWakeEar`,
-/// and the `remote` meters on the status board.
+/// service built from `[wyoming] uri`, each connection's `RemoteWakeEar`
+/// (from a `RemoteWakeEarPool`), and the `remote` meters on the status board.
 enum WyomingWakeSetup {
     /// `--uri URI`, parsed, or a usage error naming the allowed forms.
     static func uri(_ text: String) throws(UsageError) -> ServiceURI {
@@ -33,12 +33,14 @@ enum WyomingWakeSetup {
     static func start(config: EarsConfig, current: @escaping @Sendable () -> EarsConfig, phrases: PhraseList,
                       board: StatusBoard, version: String, log: EarsLog) throws(SocketError) -> WyomingWakeService? {
         guard !config.wyomingURIs.isEmpty else { return nil }
-        let options = WyomingWakeService.Options(socketMode: mode_t(config.socketMode), version: version,
+        let options = WyomingWakeService.Options(maximumStreams: config.wyomingMaxStreams, socketMode: mode_t(config.socketMode), version: version,
                                                  languages: languages(for: config))
+        let pool = RemoteWakeEarPool(capacity: config.wyomingMaxStreams, current: current)
         let service = try WyomingWakeService(uris: config.wyomingURIs, options: options, log: log,
                                              phrases: { phrases.current },
-                                             makeListener: RemoteWakeEar.factory(current),
-                                             publish: { meter in board.update { $0.remote = meter } })
+                                             makeListener: { () throws(RemoteWakeError) -> any RemoteWakeListener in try pool.take() },
+                                             recycle: { pool.give($0) },
+                                             publish: { [publisher = StatusPublisher(board: board)] in publisher.remote($0) })
         for (uri, address) in zip(config.wyomingURIs, service.addresses) {
             let exposure = uri.isReachableFromOtherMachines
                 ? " (reachable from other machines: anyone who can connect may stream audio to it; see docs/operations.md)"

@@ -1,7 +1,8 @@
 import Glibc
 
-/// Why a Unix-socket operation failed, for every socket in ears (the status
-/// socket, the listen socket, and the clients of both).
+/// Why a socket operation failed, for every socket in ears (the status
+/// socket, the listen socket, the clients of both, and the Wyoming wake
+/// service's Unix and TCP listeners).
 ///
 /// Every case names the path it concerns, so one log line is enough to act
 /// on, and `description` ends with what to do about it. System-call failures
@@ -35,6 +36,10 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The peer did not answer within `seconds`.
     case timedOut(path: String, seconds: Double)
+
+    /// `getaddrinfo` could not turn `host` into an address (`detail` is
+    /// `gai_strerror`'s text); `path` is the `tcp://` address asked for.
+    case unresolvedHost(path: String, host: String, detail: String)
 
     /// What makes a runtime directory unsafe to hold a socket.
     public enum DirectoryProblem: Sendable, Equatable {
@@ -72,6 +77,9 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
             return "unsafe runtime directory \(path): " + Self.sentence(problem, path: path)
         case let .unreachable(path, code):
             return "nothing answers at \(path) (\(Self.text(code))); is `ears listen` running?"
+        case let .unresolvedHost(path, host, detail):
+            return "cannot listen on \(path): the host \(host) does not resolve (\(detail)); "
+                + "write a numeric address: 127.0.0.1 for this machine only, 0.0.0.0 or [::] for every interface"
         case let .timedOut(path, seconds):
             return "no answer from \(path) within \(Self.seconds(seconds)) s; the daemon may be stuck: "
                 + "check `systemctl status ears` or its log"
@@ -103,6 +111,9 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         case EROFS: return "the file system is read-only: choose a runtime_directory on a writable one"
         case ENOSPC: return "the file system is full"
         case EADDRINUSE: return "another program already listens there (another ears, or wyoming-openwakeword?): stop it or choose another port"
+        case EAFNOSUPPORT:
+            return "this process may not open that kind of socket: the systemd unit allows Unix sockets only "
+                + "until the drop-in in docs/operations.md (Home Assistant) opens TCP"
         case EADDRNOTAVAIL: return "no interface of this machine has that address: use 127.0.0.1, 0.0.0.0 or one of its own addresses"
         default: return nil
         }

@@ -25,8 +25,9 @@ package struct TCPSocketListener: Sendable {
     ///     name resolved by `getaddrinfo` (the first address that binds wins).
     ///   - port: 0 to 65535; 0 lets the kernel choose (see `port`).
     ///   - backlog: the kernel's queue of not-yet-accepted connections.
-    /// - Throws: `SocketError.system` naming the call (`getaddrinfo`,
-    ///   `socket`, `bind`, `listen`) and `tcp://host:port`; nothing is left open.
+    /// - Throws: `SocketError.unresolvedHost` when `host` has no address,
+    ///   else `.system` naming the call (`socket`, `bind`, `listen`) and
+    ///   `tcp://host:port`; nothing is left open.
     package static func open(host: String, port: Int, backlog: Int32 = SOMAXCONN) throws(SocketError) -> TCPSocketListener {
         let label = host.contains(":") ? "tcp://[\(host)]:\(port)" : "tcp://\(host):\(port)"
         var hints = addrinfo()
@@ -36,9 +37,8 @@ package struct TCPSocketListener: Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
-            // getaddrinfo reports through its return value, not errno; EAI
-            // codes are shown as "no such host" with EHOSTUNREACH's number.
-            throw .system(call: "getaddrinfo(\(String(cString: gai_strerror(status))))", path: label, errno: EHOSTUNREACH)
+            // getaddrinfo reports through its return value (an EAI_ code), not errno.
+            throw .unresolvedHost(path: label, host: host, detail: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(list) }
         var lastError = SocketError.system(call: "bind", path: label, errno: EADDRNOTAVAIL)

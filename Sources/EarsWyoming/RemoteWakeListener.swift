@@ -2,40 +2,40 @@ import EarsCore
 
 /// The audio format a Wyoming client streams in (`audio-start`/`audio-chunk`
 /// data): any rate, sample width and channel count within `supported`.
-public struct RemoteAudioFormat: Sendable, Equatable {
+package struct RemoteAudioFormat: Sendable, Equatable {
     /// Frames per second, in hertz.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// Bytes per sample: 1 (signed 8-bit), 2 (S16LE) or 4 (S32LE), as
     /// Wyoming's `AudioChunkConverter` reads them.
-    public var sampleWidth: Int
+    package var sampleWidth: Int
     /// Interleaved channels; the listener mixes them down to mono.
-    public var channels: Int
+    package var channels: Int
 
     /// Rates accepted, in hertz: telephone-grade to studio.
-    public static let sampleRates = 4_000...192_000
+    package static let sampleRates = 4_000...192_000
     /// Sample widths accepted, in bytes.
-    public static let sampleWidths: Set<Int> = [1, 2, 4]
+    package static let sampleWidths: Set<Int> = [1, 2, 4]
     /// Channel counts accepted.
-    public static let channelCounts = 1...8
+    package static let channelCounts = 1...8
 
     /// Makes a format.
-    public init(sampleRate: Int, sampleWidth: Int, channels: Int) {
+    package init(sampleRate: Int, sampleWidth: Int, channels: Int) {
         self.sampleRate = sampleRate
         self.sampleWidth = sampleWidth
         self.channels = channels
     }
 
     /// Bytes in one frame (one sample of every channel).
-    public var bytesPerFrame: Int { sampleWidth * channels }
+    package var bytesPerFrame: Int { sampleWidth * channels }
 
     /// Seconds of audio in `byteCount` bytes of this format.
-    public func seconds(ofBytes byteCount: Int) -> Double {
+    package func seconds(ofBytes byteCount: Int) -> Double {
         Double(byteCount) / Double(bytesPerFrame * sampleRate)
     }
 
     /// The format an event's data states (`rate`, `width`, `channels`), or a
     /// sentence saying what is missing or out of range.
-    public static func of(_ event: WyomingEvent) -> Result<RemoteAudioFormat, RemoteWakeError> {
+    package static func of(_ event: WyomingEvent) -> Result<RemoteAudioFormat, RemoteWakeError> {
         guard let rate = event.integer("rate"), let width = event.integer("width"), let channels = event.integer("channels") else {
             return .failure(RemoteWakeError(sentence: "\(event.type) needs integer rate, width and channels"))
         }
@@ -54,14 +54,14 @@ public struct RemoteAudioFormat: Sendable, Equatable {
 
 /// A wake phrase heard in a remote stream: the phrase (its configured text)
 /// and how far into the stream, in seconds of audio since `begin`.
-public struct RemoteWake: Sendable, Equatable {
+package struct RemoteWake: Sendable, Equatable {
     /// The phrase as configured (the model's `name` in `info`).
-    public var phrase: String
+    package var phrase: String
     /// Seconds of the stream's audio before the detection.
-    public var audioSeconds: Double
+    package var audioSeconds: Double
 
     /// Makes a wake.
-    public init(phrase: String, audioSeconds: Double) {
+    package init(phrase: String, audioSeconds: Double) {
         self.phrase = phrase
         self.audioSeconds = audioSeconds
     }
@@ -69,13 +69,13 @@ public struct RemoteWake: Sendable, Equatable {
 
 /// Why a remote stream could not be listened to: a sentence for the client's
 /// `error` event and the log. Never holds audio or words heard.
-public struct RemoteWakeError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RemoteWakeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, and what to do when the reader can do something.
-    public var sentence: String
+    package var sentence: String
     /// Makes an error.
-    public init(sentence: String) { self.sentence = sentence }
+    package init(sentence: String) { self.sentence = sentence }
     /// The sentence.
-    public var description: String { sentence }
+    package var description: String { sentence }
 }
 
 /// One connection's own ear and detector over remote audio, built by the
@@ -84,7 +84,7 @@ public struct RemoteWakeError: Error, Sendable, Equatable, CustomStringConvertib
 ///
 /// Used from one thread (the connection's): not `Sendable`. Everything it
 /// hears stays in memory and is forgotten with it.
-public protocol RemoteWakeListener: AnyObject {
+package protocol RemoteWakeListener: AnyObject {
     /// Starts a fresh stream in `format`: a new ear, the judge forgotten,
     /// audio time back to 0.
     func begin(_ format: RemoteAudioFormat) throws(RemoteWakeError)

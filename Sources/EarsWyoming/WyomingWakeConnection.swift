@@ -35,14 +35,22 @@ final class WyomingWakeConnection: @unchecked Sendable {
     /// The connection's whole life; returns when it is closed.
     func run() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let idleLimit = service.options.idleTimeoutSeconds
+        var lastHeard = MonotonicClock.seconds()
         readLoop: while closeReason == nil && !service.stopping.load(ordering: .relaxed) {
             do {
-                guard try stream.waitReadable(timeoutMilliseconds: WyomingWakeService.pollMilliseconds) else { continue }
+                guard try stream.waitReadable(timeoutMilliseconds: WyomingWakeService.pollMilliseconds) else {
+                    if MonotonicClock.seconds() - lastHeard > idleLimit {
+                        closeReason = "nothing received for \(Int(idleLimit)) s"
+                    }
+                    continue
+                }
                 guard let count = try stream.receive(into: &buffer) else { continue }
                 if count == 0 {
                     closeReason = "hung up"
                     break readLoop
                 }
+                lastHeard = MonotonicClock.seconds()
                 reader.append(buffer[0..<count])
             } catch {
                 closeReason = "read failed: \(error)"
@@ -62,6 +70,7 @@ final class WyomingWakeConnection: @unchecked Sendable {
         }
         linger()
         stream.close()
+        if let listener { service.recycle(listener) }
         listener = nil
         let reason = closeReason ?? "service stopping"
         service.updateMeter { $0.openConnections -= 1 }

@@ -24,34 +24,41 @@ import Synchronization
 ///
 /// Lifetime: `stop()` closes the listening sockets and asks every
 /// connection to end; connections notice within `pollMilliseconds`.
-public final class WyomingWakeService: Sendable {
+package final class WyomingWakeService: Sendable {
     /// Limits and what `info` says.
-    public struct Options: Sendable {
-        /// Connections served at once; each may hold an engine (tens of MB).
-        public var maximumStreams: Int
+    package struct Options: Sendable {
+        /// Connections served at once; each may hold an engine (about 130 MB
+        /// with PocketSphinx and its verifier).
+        package var maximumStreams: Int
         /// Largest header, data and payload accepted from a client.
-        public var readerLimits: WyomingEventReader.Limits
+        package var readerLimits: WyomingEventReader.Limits
         /// Longest wait for a client to take what ears writes, in seconds;
         /// a client that reads nothing for this long is disconnected.
-        public var writeTimeoutSeconds: Double
+        package var writeTimeoutSeconds: Double
+        /// Longest silence from a client, in seconds, before its connection
+        /// is closed, so idle connections cannot hold every stream slot.
+        /// Satellites send audio all the time; five minutes outlasts a
+        /// satellite's pause while it streams a long answer to its server.
+        package var idleTimeoutSeconds: Double
         /// Permission bits of a `unix://` socket file.
-        public var socketMode: mode_t
+        package var socketMode: mode_t
         /// ears' version, shown in `info`.
-        public var version: String?
+        package var version: String?
         /// Language codes of the phrases, shown in `info` (unknown: empty).
-        public var languages: [String]
+        package var languages: [String]
 
         /// The default `maximumStreams`.
-        public static let defaultMaximumStreams = 8
+        package static let defaultMaximumStreams = 4
 
         /// Makes options; the defaults suit `ears listen`.
-        public init(maximumStreams: Int = defaultMaximumStreams,
+        package init(maximumStreams: Int = defaultMaximumStreams,
                     readerLimits: WyomingEventReader.Limits = .init(headerBytes: 64 * 1024, dataBytes: 64 * 1024, payloadBytes: 1 << 20),
-                    writeTimeoutSeconds: Double = 5, socketMode: mode_t = 0o660,
+                    writeTimeoutSeconds: Double = 5, idleTimeoutSeconds: Double = 300, socketMode: mode_t = 0o660,
                     version: String? = nil, languages: [String] = []) {
             self.maximumStreams = maximumStreams
             self.readerLimits = readerLimits
             self.writeTimeoutSeconds = writeTimeoutSeconds
+            self.idleTimeoutSeconds = idleTimeoutSeconds
             self.socketMode = socketMode
             self.version = version
             self.languages = languages
@@ -59,22 +66,36 @@ public final class WyomingWakeService: Sendable {
     }
 
     /// Builds one connection's listener; called on that connection's thread.
-    public typealias ListenerFactory = @Sendable () throws(RemoteWakeError) -> any RemoteWakeListener
+    package typealias ListenerFactory = @Sendable () throws(RemoteWakeError) -> any RemoteWakeListener
+    /// Takes back a closed connection's listener (to keep for the next
+    /// connection, or to drop); called on that connection's thread.
+    package typealias ListenerRecycler = @Sendable (any RemoteWakeListener) -> Void
 
     /// How often (milliseconds) threads look at the stop flag while idle.
     static let pollMilliseconds: Int32 = 200
 
     /// The addresses served, with the port the kernel chose for port 0
     /// (e.g. `tcp://127.0.0.1:10400`, `unix:///run/ears/wake.sock`).
-    public let addresses: [String]
+    package let addresses: [String]
+    /// The listening sockets; closed by the accept thread when it ends.
     let endpoints: [Endpoint]
+    /// As given to `init`.
     let options: Options
+    /// Connection notices and refusals (never audio or words).
     let log: EarsLog
+    /// The phrases in force, read when a connection starts.
     let phrases: @Sendable () -> [String]
+    /// Builds a connection's listener (on its thread).
     let makeListener: ListenerFactory
+    /// Takes a closed connection's listener back.
+    let recycle: ListenerRecycler
+    /// Receives the meters after each change.
     let publish: @Sendable (RemoteMeter) -> Void
+    /// The meters; changed only through `updateMeter` or under the lock.
     let meter = Mutex(RemoteMeter())
+    /// Set once by `stop()`; every thread of the service looks at it.
     let stopping = Atomic<Bool>(false)
+    /// Wakes the accept thread on `stop()`.
     let wake: WakePipe
     private let finished = DispatchSemaphore(value: 0)
 
@@ -88,11 +109,14 @@ public final class WyomingWakeService: Sendable {
     ///   - phrases: the phrases in force (models in `info`, names `detect`
     ///     may ask for); cheap and thread-safe.
     ///   - makeListener: one connection's own ear and detector.
+    ///   - recycle: receives the listener of every connection that ends
+    ///     (default: dropped); it is never used by that connection again.
     ///   - publish: receives the meters after every change (any thread).
     /// - Throws: `SocketError` for the first address that cannot be opened;
     ///   the ones opened before it are closed again.
-    public init(uris: [ServiceURI], options: Options = Options(), log: EarsLog = .silent,
+    package init(uris: [ServiceURI], options: Options = Options(), log: EarsLog = .silent,
                 phrases: @escaping @Sendable () -> [String], makeListener: @escaping ListenerFactory,
+                recycle: @escaping ListenerRecycler = { _ in },
                 publish: @escaping @Sendable (RemoteMeter) -> Void = { _ in }) throws(SocketError) {
         var opened: [Endpoint] = []
         do throws(SocketError) {
@@ -112,6 +136,7 @@ public final class WyomingWakeService: Sendable {
         self.log = log
         self.phrases = phrases
         self.makeListener = makeListener
+        self.recycle = recycle
         self.publish = publish
         publish(RemoteMeter())
         let thread = Thread { [self] in
@@ -123,13 +148,13 @@ public final class WyomingWakeService: Sendable {
     }
 
     /// The meters now.
-    public var snapshot: RemoteMeter { meter.withLock { $0 } }
+    package var snapshot: RemoteMeter { meter.withLock { $0 } }
 
     /// Closes the listening sockets (removing `unix://` files) and asks every
     /// connection to end. Idempotent. Waits for the accept thread only (one
     /// poll pass); connection threads end on their own within
     /// `pollMilliseconds` or when their decode returns.
-    public func stop() {
+    package func stop() {
         guard !stopping.exchange(true, ordering: .relaxed) else { return }
         wake.signal()
         finished.wait()
@@ -225,7 +250,9 @@ extension UnixStream {
 
 /// One listening socket of the service, TCP or Unix.
 enum Endpoint: Sendable {
+    /// A `tcp://` address.
     case tcp(TCPSocketListener)
+    /// A `unix://` socket file.
     case unix(UnixSocketListener)
 
     /// Binds `uri`.
@@ -244,6 +271,7 @@ enum Endpoint: Sendable {
         }
     }
 
+    /// The listening descriptor, for poll.
     var descriptor: Int32 {
         switch self {
         case let .tcp(listener): return listener.descriptor
@@ -251,6 +279,7 @@ enum Endpoint: Sendable {
         }
     }
 
+    /// Makes `accept` return at once when nothing is pending.
     func setNonBlocking() throws(SocketError) {
         switch self {
         case let .tcp(listener): try listener.setNonBlocking()
@@ -258,6 +287,7 @@ enum Endpoint: Sendable {
         }
     }
 
+    /// One pending connection as a non-blocking stream, or nil.
     func accept() throws(SocketError) -> UnixStream? {
         switch self {
         case let .tcp(listener): return try listener.accept()

@@ -21,9 +21,9 @@ import EarsCore
 ///   closed, as openwakeword's handler ends it after `audio-stop`.
 /// - a malformed event gets an `error` event (`text`, `code`) and the
 ///   connection is closed.
-public struct WyomingWakeSession: Sendable {
+package struct WyomingWakeSession: Sendable {
     /// What the connection must do, in order.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Write this event to the client.
         case send(WyomingEvent)
         /// Start a fresh stream on the connection's listener.
@@ -49,9 +49,9 @@ public struct WyomingWakeSession: Sendable {
     }
 
     /// The phrases the service answers to, as configured (model names).
-    public let phrases: [String]
+    package let phrases: [String]
     /// The `info` answer to `describe`.
-    public let info: WyomingEvent
+    package let info: WyomingEvent
     private var phase: Phase = .idle
     /// Phrases `detect` asked for; nil means all.
     private var wanted: Set<String>?
@@ -61,29 +61,29 @@ public struct WyomingWakeSession: Sendable {
     private var baseMilliseconds = 0
 
     /// The `error` event's `code` for events ears cannot use.
-    public static let badEventCode = "bad-event"
+    package static let badEventCode = "bad-event"
     /// Most characters of a client's unknown name repeated in the error (and the log).
     static let shownNameCharacters = 64
     /// The `error` event's `code` when a requested name is not a phrase.
-    public static let unknownNameCode = "unknown-wake-word"
+    package static let unknownNameCode = "unknown-wake-word"
 
     /// A session answering to `phrases`, with `info` as its `describe` answer.
-    public init(phrases: [String], info: WyomingEvent) {
+    package init(phrases: [String], info: WyomingEvent) {
         self.phrases = phrases
         self.info = info
     }
 
     /// Whether the session has ended (a `.close` was returned).
-    public var isClosed: Bool { phase == .closed }
+    package var isClosed: Bool { phase == .closed }
 
     /// Whether a stream is being heard (the connection keeps its listener).
-    public var isStreaming: Bool {
+    package var isStreaming: Bool {
         if case .streaming = phase { return true }
         return false
     }
 
     /// The actions for one event from the client.
-    public mutating func receive(_ event: WyomingEvent) -> [Action] {
+    package mutating func receive(_ event: WyomingEvent) -> [Action] {
         switch phase {
         case .closed: return []
         case .finishing where event.type != WyomingEvent.EventType.describe && event.type != "ping":
@@ -139,7 +139,7 @@ public struct WyomingWakeSession: Sendable {
     }
 
     /// The actions for wakes the listener reported (after `.feed` or `.finish`).
-    public mutating func heard(_ wakes: [RemoteWake]) -> [Action] {
+    package mutating func heard(_ wakes: [RemoteWake]) -> [Action] {
         guard phase != .closed else { return [] }
         var actions: [Action] = []
         for wake in wakes where wanted?.contains(Self.key(wake.phrase)) ?? true {
@@ -152,7 +152,7 @@ public struct WyomingWakeSession: Sendable {
 
     /// The actions once `.finish` is done: `not-detected` if nothing was
     /// heard since the stream began, then the close.
-    public mutating func streamFinished() -> [Action] {
+    package mutating func streamFinished() -> [Action] {
         guard phase == .finishing else { return [] }
         phase = .closed
         let verdict: [Action] = detectedInStream ? [] : [.send(WyomingEvent(type: "not-detected"))]
@@ -161,13 +161,13 @@ public struct WyomingWakeSession: Sendable {
 
     /// The actions when the listener failed (building or hearing): an
     /// `error` event and the close.
-    public mutating func listenerFailed(_ error: RemoteWakeError) -> [Action] {
+    package mutating func listenerFailed(_ error: RemoteWakeError) -> [Action] {
         guard phase != .closed else { return [] }
         return fail(error.sentence, code: "wake-failed")
     }
 
     /// The actions for bytes that are not Wyoming events (`WyomingEventReader`).
-    public mutating func unreadable(_ error: WyomingProtocolError) -> [Action] {
+    package mutating func unreadable(_ error: WyomingProtocolError) -> [Action] {
         guard phase != .closed else { return [] }
         return fail(error.description, code: Self.badEventCode)
     }

@@ -77,6 +77,15 @@ import Testing
         }
     }
 
+    @Test("[wyoming] max_streams: 4 by default, 1 to 16")
+    func maxStreams() throws {
+        #expect(try ConfigParser.parse("", file: "ears.conf").wyomingMaxStreams == 4)
+        #expect(try ConfigParser.parse("[wyoming]\nmax_streams = 16\n", file: "ears.conf").wyomingMaxStreams == 16)
+        for bad in ["0", "17", "2.5", "many"] {
+            #expect(throws: ConfigError.self) { try ConfigParser.parse("[wyoming]\nmax_streams = \(bad)\n", file: "ears.conf") }
+        }
+    }
+
     @Test("a changed [wyoming] uri waits for a restart")
     func reload() throws {
         var new = EarsConfig()

@@ -17,7 +17,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         process.arguments = ["-f", "-qq", "-e", "trace=open,openat,openat2,creat,truncate,rename,renameat,renameat2,link,symlink",
                              "-o", trace, earsBinary, "listen", "--device", "cap", "--runtime-dir", runtime]
-        process.environment = ProcessInfo.processInfo.environment.merging(mic.environment) { $1 }
+        process.environment = inheritedEnvironment.merging(mic.environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

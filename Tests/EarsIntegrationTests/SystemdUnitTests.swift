@@ -128,7 +128,7 @@ import Testing
         if !failing.isEmpty { arguments += ["-e", "inject=\(failing.joined(separator: ",")):error=EPERM"] }
         process.arguments = arguments + [earsBinary, "listen", "--config", dir + "/ears.conf",
                                          "--device", "cap", "--runtime-dir", runtime]
-        process.environment = ProcessInfo.processInfo.environment.merging(mic.environment) { $1 }
+        process.environment = inheritedEnvironment.merging(mic.environment) { $1 }
             .merging(["NOTIFY_SOCKET": dir + "/nobody.sock", "WATCHDOG_USEC": "2000000"]) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: log)
         process.standardError = FileHandle.nullDevice

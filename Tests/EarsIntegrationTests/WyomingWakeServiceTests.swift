@@ -114,6 +114,32 @@ import Testing
         #expect(waitForStatus(status, within: 20) { ($0["wakes"] as? Int) == 1 } != nil, "the microphone did not wake: \(daemon.output)")
     }
 
+    @Test("after a reload with a new phrase, remote streams hear the new phrase (no ear of the old one is reused)")
+    func reloadReachesRemoteStreams() throws {
+        let dir = try scratchDirectory("wyoming-wake-reload")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let socket = "unix://\(dir)/run/wake.sock"
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let wyoming = "[wyoming]\nuri = \(socket)\n"
+        let daemon = try EarsDaemon.listening(in: dir, config: "[wake]\nphrase = hey cordelia\n" + wyoming, mic: mic)
+        defer { _ = daemon.terminate() }
+        try Speech.wav("hey cordelia", at: dir + "/cordelia.wav")
+        try Speech.wav("okay jarvis", at: dir + "/jarvis.wav")
+        // This connection's ear is kept for the next one.
+        #expect(types(try client(["detect", socket, dir + "/cordelia.wav"])) == ["detection", "closed"])
+
+        try ("[wake]\nphrase = okay jarvis\n" + wyoming).write(toFile: dir + "/ears.conf", atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(daemon.waitForLine(within: 10) { $0.contains("reloaded:") } != nil, "\(daemon.output)")
+        let info = try #require(try client(["describe", socket]).first)
+        #expect((info["wake_models"] as? [[String: Any]])?.map { $0["name"] as? String } == ["okay jarvis"])
+        let heard = try client(["detect", socket, dir + "/jarvis.wav"])
+        #expect(types(heard) == ["detection", "closed"], "\(heard)")
+        #expect(heard.first?["name"] as? String == "okay jarvis")
+        #expect(types(try client(["detect", socket, dir + "/cordelia.wav"])) == ["not-detected", "closed"])
+    }
+
     @Test("off by default: no wake service, and ears listen --uri adds one")
     func offByDefaultAndFlag() throws {
         let dir = try scratchDirectory("wyoming-wake-flag")

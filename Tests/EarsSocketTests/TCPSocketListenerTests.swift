@@ -97,7 +97,7 @@ import Testing
         #expect {
             try TCPSocketListener.open(host: "no-such-host.invalid", port: 10400).close()
         } throws: { error in
-            "\(error)".contains("getaddrinfo") && "\(error)".contains("no-such-host.invalid")
+            "\(error)".contains("the host no-such-host.invalid does not resolve") && "\(error)".contains("numeric address")
         }
     }
 }

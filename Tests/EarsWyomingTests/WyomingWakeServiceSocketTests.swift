@@ -39,9 +39,10 @@ final class FakeListener: RemoteWakeListener {
         var last: RemoteMeter? { meters.withLock { $0.last } }
     }
 
-    func service(at path: String, maximumStreams: Int, gate: DispatchSemaphore? = nil,
+    func service(at path: String, maximumStreams: Int, gate: DispatchSemaphore? = nil, idleTimeoutSeconds: Double = 300,
                  published: Published = Published()) throws -> WyomingWakeService {
-        try WyomingWakeService(uris: [.unix(path: path)], options: .init(maximumStreams: maximumStreams),
+        try WyomingWakeService(uris: [.unix(path: path)],
+                               options: .init(maximumStreams: maximumStreams, idleTimeoutSeconds: idleTimeoutSeconds),
                                phrases: { ["computer"] },
                                makeListener: { () throws(RemoteWakeError) -> any RemoteWakeListener in FakeListener(gate: gate) },
                                publish: { meter in published.meters.withLock { $0.append(meter) } })
@@ -71,6 +72,22 @@ final class FakeListener: RemoteWakeListener {
         #expect(server.snapshot.openConnections == 2)
         first.close()
         second.close()
+    }
+
+    @Test("a client that sends nothing is closed after the idle timeout, freeing its slot")
+    func idleClientsAreClosed() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try service(at: dir + "/wake.sock", maximumStreams: 1, idleTimeoutSeconds: 0.5)
+        defer { server.stop() }
+        let idle = try WyomingClient(socketPath: dir + "/wake.sock")
+        #expect(try idle.nextEvent(timeoutSeconds: 10) == nil, "the idle client was not closed")
+        idle.close()
+        for _ in 0..<50 where server.snapshot.openConnections != 0 { usleep(20_000) }
+        let next = try WyomingClient(socketPath: dir + "/wake.sock")
+        try next.send(.describe)
+        #expect(try next.nextEvent(timeoutSeconds: 5)?.type == "info", "the slot was not freed")
+        next.close()
     }
 
     @Test("a decode stuck on one connection does not hold up another's describe")

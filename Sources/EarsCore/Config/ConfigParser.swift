@@ -202,6 +202,13 @@ public enum ConfigParser {
         absolutePathKey(section: "capture", name: "on_wake", allowed: "an absolute path to an executable, or empty for none") { $0.onWake = $1 },
         numberKey(section: "capture", name: "hook_timeout_seconds", range: 1...600, problem: "not a number of seconds from 1 to 600",
                   allowed: "seconds from 1 to 600") { $0.hookTimeoutSeconds = $1 },
+        absolutePathKey(section: "capture", name: "on_detect", allowed: "an absolute path to an executable run at each detection, or empty for none") { $0.onDetect = $1 },
+        absolutePathKey(section: "capture", name: "awake_sound", allowed: "an absolute path to a 16-bit PCM WAV of at most 10 s played at each detection, or empty for none") { $0.awakeSound = $1 },
+        Key(section: "capture", name: "awake_sound_device", allowed: "an ALSA playback device name such as default, hw:0,0 or plughw:CARD=PCH") { config, value, _ in
+            guard !value.isEmpty else { return "the device name is empty" }
+            config.awakeSoundDevice = value
+            return nil
+        },
         Key(section: "listen", name: "socket_group", allowed: "a group name (e.g. ears-clients), or empty to keep the service's own group") { config, value, _ in
             config.listenSocketGroup = value.isEmpty ? nil : value
             return nil
@@ -218,6 +225,9 @@ public enum ConfigParser {
             }
         },
         switchKey(section: "wyoming", name: "zeroconf", allowed: "on or off (default on): announce each tcp:// address as _wyoming._tcp through avahi-daemon (a loopback address on the loopback interface only); unix:// addresses are never announced") { $0.wyomingZeroconf = $1 },
+        rangeKey(section: "wyoming", name: "max_streams", range: 1...16, read: { Int($0) },
+                 problem: "not a whole number from 1 to 16",
+                 allowed: "a whole number from 1 to 16 (default \(EarsConfig.defaultWyomingMaxStreams)): remote streams heard at once, each with its own engine (about 130 MB with PocketSphinx)") { $0.wyomingMaxStreams = $1 },
         absolutePathKey(section: "status", name: "runtime_directory", allowed: "an absolute directory path, or empty for $RUNTIME_DIRECTORY, $XDG_RUNTIME_DIR/ears or /tmp/ears-<uid>") { $0.runtimeDirectory = $1 },
         rangeKey(section: "status", name: "socket_mode", range: 0o600...0o666, read: { UInt32($0, radix: 8) },
                  problem: "not an octal mode from 0600 to 0666",

@@ -78,6 +78,13 @@ public struct EarsConfig: Sendable, Equatable {
     public var onWake: String?
     /// `[capture] hook_timeout_seconds`: a hook still running after this is killed.
     public var hookTimeoutSeconds = 30.0
+    /// `[capture] on_detect`: a program started at each detection (before the
+    /// capture ends), with the phrase and score in its environment; nil is none.
+    public var onDetect: String?
+    /// `[capture] awake_sound`: a WAV played at each detection; nil is none.
+    public var awakeSound: String?
+    /// `[capture] awake_sound_device`: the ALSA playback device the cue plays on.
+    public var awakeSoundDevice = "default"
     /// `[listen] socket_group`: group owning listen.sock (and allowed into the runtime dir); nil keeps ours.
     public var listenSocketGroup: String?
     /// `[listen] ear_text`: whether the owner may read the recent transcript on listen.sock. Off by default.
@@ -89,6 +96,11 @@ public struct EarsConfig: Sendable, Equatable {
     /// service as `_wyoming._tcp` through avahi-daemon. On by default, so it
     /// takes effect as soon as a tcp address is set; `unix://` is never announced.
     public var wyomingZeroconf = true
+    /// `[wyoming] max_streams`: remote streams served at once; each holds an engine.
+    public var wyomingMaxStreams = EarsConfig.defaultWyomingMaxStreams
+    /// The default `wyomingMaxStreams`: a household's satellites and Home
+    /// Assistant itself, at about 130 MB of memory each.
+    public static let defaultWyomingMaxStreams = 4
 
     public init() {}
 }

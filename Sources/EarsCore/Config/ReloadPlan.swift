@@ -46,8 +46,12 @@ public struct ReloadPlan: Sendable, Equatable {
         keep(\.listenSocketGroup, "[listen] socket_group")
         keep(\.wyomingURIs, "[wyoming] uri")
         keep(\.wyomingZeroconf, "[wyoming] zeroconf")
+        keep(\.wyomingMaxStreams, "[wyoming] max_streams")
         keep(\.onWake, "[capture] on_wake")
         keep(\.hookTimeoutSeconds, "[capture] hook_timeout_seconds")
+        keep(\.onDetect, "[capture] on_detect")
+        keep(\.awakeSound, "[capture] awake_sound")
+        keep(\.awakeSoundDevice, "[capture] awake_sound_device")
 
         rebuildDetector = old.phrases != effective.phrases || old.matching != effective.matching
             || old.refractorySeconds != effective.refractorySeconds

@@ -2,19 +2,29 @@
 /// module. Log lines carry phases, counts, phrases and sentences; never
 /// transcript text or audio.
 public struct EarsLog: Sendable {
-    /// Severity, in journald's sense.
-    public enum Level: String, Sendable { case debug, info, notice, warning, error }
+    /// Severity, in journald's sense (`LogLineFormat` maps each to its
+    /// syslog priority number).
+    public enum Level: String, Sendable, CaseIterable { case debug, info, notice, warning, error }
 
     private let sink: @Sendable (Level, String) -> Void
+    /// Whether `debug` lines reach the sink (`--verbose`).
+    public let debugEnabled: Bool
 
-    /// Makes a log writing each line to `sink`.
-    public init(sink: @escaping @Sendable (Level, String) -> Void) {
+    /// Makes a log writing each line to `sink`; `debug` lines only when
+    /// `debugEnabled` (their text is then not even built otherwise).
+    public init(debugEnabled: Bool = false, sink: @escaping @Sendable (Level, String) -> Void) {
+        self.debugEnabled = debugEnabled
         self.sink = sink
     }
 
     /// A log that drops everything (tests, `scan --json`).
     public static let silent = EarsLog { _, _ in }
 
+    /// A detail for someone diagnosing ears (`--verbose`): timings,
+    /// decisions, connections. Never transcript text.
+    public func debug(_ message: @autoclosure () -> String) {
+        if debugEnabled { sink(.debug, message()) }
+    }
     public func info(_ message: String) { sink(.info, message) }
     public func notice(_ message: String) { sink(.notice, message) }
     public func warning(_ message: String) { sink(.warning, message) }

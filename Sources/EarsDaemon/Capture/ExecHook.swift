@@ -2,9 +2,6 @@ import Dispatch
 import EarsCore
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The `[capture] on_wake` program: started once per capture, after it ends,
 /// with the capture as WAV on its stdin and `EARS_PHRASE`, `EARS_SCORE`,
@@ -16,10 +13,6 @@ import Glibc
 /// written to the hook's pipe; nothing touches a file.
 public final class ExecHook: CaptureConsumer {
     public let consumerName = "hook"
-    /// Variables systemd sets for the service itself (sd_notify(3),
-    /// sd_watchdog_enabled(3)); a hook inherits everything else.
-    static let serviceManagerVariables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
-
     /// The program to run.
     public let path: String
     /// Seconds a hook may run before it is killed.
@@ -77,64 +70,24 @@ public final class ExecHook: CaptureConsumer {
 
     /// Starts the program, feeds it the WAV, waits (killing it at the timeout), counts.
     private func run(info: CaptureInfo, wav: [UInt8]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        var environment = ProcessInfo.processInfo.environment
-        // The hook is not the service: it must not speak for ears to systemd.
-        for name in ExecHook.serviceManagerVariables { environment[name] = nil }
-        environment["EARS_PHRASE"] = info.phrase
-        environment["EARS_SCORE"] = JSONText.number(info.score, places: 3)
-        environment["EARS_SOURCE"] = info.source.rawValue
-        process.environment = environment
-        let input = Pipe()
-        process.standardInput = input
-        let started = ProcessClock.monotonicSeconds()
-        do {
-            try process.run()
-        } catch {
-            log.error("hook \(path) could not start: \(error.localizedDescription)")
-            counts.withLock { $0.runs += 1; $0.failures += 1 }
-            return
-        }
-        let killed = Atomic<Bool>(false)
-        let pid = process.processIdentifier
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + timeoutSeconds)
-        timer.setEventHandler {
-            guard process.isRunning else { return }
-            killed.store(true, ordering: .relaxed)
-            kill(pid, SIGKILL)
-        }
-        timer.resume()
-        // A hook that does not read its stdin must not wedge us: SIGPIPE is
-        // ignored by the daemon, so a closed pipe just ends the write.
-        signal(SIGPIPE, SIG_IGN)
-        wav.withUnsafeBytes { bytes in
-            var offset = 0
-            let fd = input.fileHandleForWriting.fileDescriptor
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        timer.cancel()
-        let seconds = ProcessClock.monotonicSeconds() - started
-        let status = process.terminationStatus
-        let wasKilled = killed.load(ordering: .relaxed)
+        let outcome = HookProcess.run(path: path,
+                                      variables: ["EARS_PHRASE": info.phrase,
+                                                  "EARS_SCORE": JSONText.number(info.score, places: 3),
+                                                  "EARS_SOURCE": info.source.rawValue],
+                                      input: wav, timeoutSeconds: timeoutSeconds, timerQueue: queue)
         counts.withLock {
             $0.runs += 1
-            $0.seconds += seconds
-            if wasKilled { $0.killed += 1 }
-            if wasKilled || status != 0 { $0.failures += 1 }
+            $0.seconds += outcome.seconds
+            if outcome.end == .killed { $0.killed += 1 }
+            if outcome.failed { $0.failures += 1 }
         }
-        if wasKilled {
+        switch outcome.end {
+        case let .couldNotStart(reason):
+            log.error("hook \(path) could not start: \(reason)")
+        case .killed:
             log.warning("hook \(path) ran past \(JSONText.number(timeoutSeconds, places: 1)) s and was killed")
-        } else {
-            log.info("hook \(path) exited \(status) after \(JSONText.number(seconds, places: 2)) s")
+        case let .exited(status):
+            log.info("hook \(path) exited \(status) after \(JSONText.number(outcome.seconds, places: 2)) s")
         }
     }
 }

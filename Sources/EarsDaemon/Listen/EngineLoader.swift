@@ -109,12 +109,18 @@ final class EngineLoader: @unchecked Sendable {
     private func loadEngine() {
         let config = shared.currentConfig
         DebugDelays.sleep(delays.loadSeconds)
+        let started = ProcessClock.monotonicSeconds()
         do throws(TranscriberError) {
             let modelSignature = TrainedModels.signature(for: config)
             let engines = try EngineFactory.engines(for: config)
+            let enginesLoaded = ProcessClock.monotonicSeconds()
             let ear = try EngineFactory.ear(for: config, engines: engines)
             trained = engines.trained
+            let earBuilt = ProcessClock.monotonicSeconds()
             let verifier = try loadVerifier(config)
+            let seconds = { (from: Double, to: Double) in JSONText.number(to - from, places: 3) }
+            let done = ProcessClock.monotonicSeconds()
+            log.debug("engine load took \(seconds(started, done)) s: engines \(seconds(started, enginesLoaded)) s, ear \(seconds(enginesLoaded, earBuilt)) s, verifier \(seconds(earBuilt, done)) s")
             let judge = makeJudge(config, verifier: verifier)
             guard !shared.isStopping else { return }
             signature.withLock { $0 = modelSignature }
@@ -123,6 +129,7 @@ final class EngineLoader: @unchecked Sendable {
             publisher.engine(name: ear.transcriber.engineName, model: ear.transcriber.modelName)
             log.info("engine \(ear.transcriber.engineName) loaded (model \(ear.transcriber.modelName))\(note(ear, verifierOn: verifier != nil))")
         } catch {
+            log.debug("engine load failed after \(JSONText.number(ProcessClock.monotonicSeconds() - started, places: 3)) s")
             shared.engine.withLock { $0 = .failed(error.sentence) }
         }
     }

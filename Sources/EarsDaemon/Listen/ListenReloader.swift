@@ -31,6 +31,7 @@ struct ListenReloader: Sendable {
         // `ears train` may have written (or replaced) a phrase's model since
         // the engine loaded: a reload picks it up by loading the engines again.
         let modelsChanged = TrainedModels.signature(for: config) != loader.modelSignature
+        log.debug("reload: rebuild engine \(plan.rebuildEngine), detector \(plan.rebuildDetector), trained models changed \(modelsChanged), engine state \(shared.engineState)")
         switch shared.engineState {
         case .ready, .loading:
             if modelsChanged { log.notice("reloaded: the trained models changed; loading the engines again") }

@@ -3,7 +3,8 @@ import EarsCore
 /// Publishes what the listen threads count onto the `StatusBoard`, each
 /// thread its own fields, so no thread overwrites another's figures: the
 /// audio owner the phase, captures, gaps and overruns; the ear its meter,
-/// wakes, near misses and refusals; the loader the engine and model names.
+/// wakes, near misses and refusals; the loader the engine and model names;
+/// the Wyoming wake service its `remote` meters.
 ///
 /// Content-free by construction: every method takes counts, levels or
 /// fixed names, never audio or words.
@@ -53,6 +54,11 @@ struct StatusPublisher: Sendable {
             $0.engine = name
             $0.model = model
         }
+    }
+
+    /// The Wyoming wake service's meters (its threads, after each change).
+    func remote(_ meter: RemoteMeter) {
+        board.update { $0.remote = meter }
     }
 
     /// Whether the ear text switch is on (a reload).

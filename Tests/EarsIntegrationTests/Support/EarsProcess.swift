@@ -27,13 +27,23 @@ struct CommandResult {
     var stderr: String
 }
 
+/// The test runner's environment without `JOURNAL_STREAM`: if `make test`
+/// itself runs under systemd, ears would otherwise prefix its lines with
+/// journald priorities and the tests that read them would see `<6>info:`.
+/// Tests of the prefixes set it themselves.
+var inheritedEnvironment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["JOURNAL_STREAM"] = nil
+    return environment
+}
+
 /// Runs `executable arguments` to completion with extra `environment`.
 @discardableResult
 func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.environment = inheritedEnvironment.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -58,7 +68,7 @@ final class EarsDaemon: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: earsBinary)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = inheritedEnvironment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
