@@ -13,9 +13,10 @@ import Glibc
 /// lock held; `withdraw` stops that thread before it frees anything. That
 /// discipline (not a Swift lock) is why the class is `@unchecked Sendable`.
 final class AvahiPublication: @unchecked Sendable {
-    /// The service as published now; its name changes when avahi reports a
-    /// collision and an alternative is chosen.
-    private(set) var service: ZeroconfService
+    /// The service as published now; its name changes (on avahi's thread)
+    /// when avahi reports a collision and an alternative is chosen. Other
+    /// threads read it through `publishedName`.
+    private var service: ZeroconfService
     /// Where events after the start go (established, renamed, ended).
     private let notice: @Sendable (ZeroconfEvent) -> Void
     /// `AvahiThreadedPoll*`.
@@ -50,10 +51,19 @@ final class AvahiPublication: @unchecked Sendable {
             withdraw()
             throw error
         }
-        starting = false
     }
 
     deinit { withdraw() }
+
+    /// The name as published now, read under avahi's lock (a rename runs on
+    /// avahi's thread). Never call it from an avahi callback: the lock is
+    /// held there already.
+    var publishedName: String {
+        guard let poll else { return service.name }
+        avahi_threaded_poll_lock(poll)
+        defer { avahi_threaded_poll_unlock(poll) }
+        return service.name
+    }
 
     /// Makes the poll and the client (whose first RUNNING callback adds the
     /// service), then starts avahi's thread.
@@ -73,6 +83,8 @@ final class AvahiPublication: @unchecked Sendable {
             }, me, &code)
         }
         if let startError { throw startError }
+        // Before the thread runs: from here on callbacks notice, not throw.
+        starting = false
         try AvahiCall.check("avahi_threaded_poll_start") { avahi_threaded_poll_start(poll) }
     }
 

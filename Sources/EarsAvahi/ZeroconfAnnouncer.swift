@@ -34,7 +34,7 @@ package final class ZeroconfAnnouncer: Sendable {
 
     /// The names as published now (after any collision renames), in announce order.
     package var announcedNames: [String] {
-        publications.withLock { $0.map(\.service.name) }
+        publications.withLock { $0.map(\.publishedName) }
     }
 
     /// Withdraws every announcement and frees its avahi handles. Idempotent.
