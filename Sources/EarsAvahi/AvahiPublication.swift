@@ -38,10 +38,15 @@ final class AvahiPublication: @unchecked Sendable {
     /// The loopback interface's name on Linux.
     static let loopbackInterface = "lo"
 
-    /// Connects to avahi-daemon and publishes `service`; announcements after
-    /// this (established, renamed after a collision, daemon lost) are
-    /// reported through `notice`. Throws `AvahiError.daemonNotRunning` when
-    /// there is no system bus or no daemon on it.
+    /// True when `init` found the system bus but no avahi-daemon on it: the
+    /// client waits (`AVAHI_CLIENT_NO_FAIL`) and publishes when it appears.
+    private(set) var waitingForDaemonAtStart = false
+
+    /// Connects to avahi-daemon and publishes `service`, or, with the bus
+    /// there but no daemon yet, waits for it (`waitingForDaemonAtStart`).
+    /// Events after this (established, renamed after a collision, daemon
+    /// lost and awaited again, ended) go to `notice`. Throws
+    /// `AvahiError.daemonNotRunning` when there is no D-Bus system bus.
     init(service: ZeroconfService, notice: @escaping @Sendable (ZeroconfEvent) -> Void) throws(AvahiError) {
         self.service = service
         self.notice = notice
@@ -72,20 +77,28 @@ final class AvahiPublication: @unchecked Sendable {
             avahi_threaded_poll_new()
         }
         self.poll = poll
+        let client = try connect(poll: poll)
+        self.client = client
+        if let startError { throw startError }
+        waitingForDaemonAtStart = avahi_client_get_state(client) == AVAHI_CLIENT_CONNECTING
+        // Before the thread runs: from here on callbacks notice, not throw.
+        starting = false
+        try AvahiCall.check("avahi_threaded_poll_start") { avahi_threaded_poll_start(poll) }
+    }
+
+    /// A new client on `poll`. `AVAHI_CLIENT_NO_FAIL`: with the bus there
+    /// but no daemon, the client waits in CONNECTING and turns RUNNING when
+    /// the daemon appears (no bus at all still fails, with NO_DAEMON or
+    /// DBUS_ERROR).
+    private func connect(poll: OpaquePointer) throws(AvahiError) -> OpaquePointer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         var code: Int32 = 0
-        // No AVAHI_CLIENT_NO_FAIL: a missing daemon is reported at once (the
-        // caller says so once and carries on) rather than waited for.
-        client = try AvahiCall.make("avahi_client_new", errorCode: { code }) {
-            avahi_client_new(avahi_threaded_poll_get(poll), AvahiClientFlags(rawValue: 0), { client, state, userdata in
+        return try AvahiCall.make("avahi_client_new", errorCode: { code }) {
+            avahi_client_new(avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, userdata in
                 guard let client, let userdata else { return }
                 Unmanaged<AvahiPublication>.fromOpaque(userdata).takeUnretainedValue().clientChanged(client, state)
             }, me, &code)
         }
-        if let startError { throw startError }
-        // Before the thread runs: from here on callbacks notice, not throw.
-        starting = false
-        try AvahiCall.check("avahi_threaded_poll_start") { avahi_threaded_poll_start(poll) }
     }
 
     /// Stops avahi's thread and frees the client (with its group) and the
@@ -114,8 +127,22 @@ final class AvahiPublication: @unchecked Sendable {
             // The host name is being (re-)registered; the records come back on RUNNING.
             if let group { avahi_entry_group_reset(group) }
         case AVAHI_CLIENT_FAILURE:
-            let error = AvahiCall.error(function: "avahi client", code: avahi_client_errno(client))
-            report { () throws(AvahiError) in throw error }
+            let code = avahi_client_errno(client)
+            if code == Int32(AVAHI_ERR_DISCONNECTED), !starting, let poll {
+                // The daemon went away (stopped, restarted, upgraded). Even
+                // with NO_FAIL the client is dead now: free it (with its
+                // group) and wait for the daemon with a new one, as
+                // avahi-browse does. Freeing inside its own callback is what
+                // avahi's own tools do; the client is not touched after.
+                notice(.daemonLost(name: service.name))
+                group = nil
+                avahi_client_free(client)
+                self.client = nil
+                report { () throws(AvahiError) in self.client = try connect(poll: poll) }
+            } else {
+                let error = AvahiCall.error(function: "avahi client", code: code)
+                report { () throws(AvahiError) in throw error }
+            }
         default:
             break
         }

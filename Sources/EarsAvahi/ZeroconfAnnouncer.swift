@@ -23,13 +23,26 @@ package final class ZeroconfAnnouncer: Sendable {
     /// with TXT entries `txt`, on every interface or (`loopbackOnly`, for a
     /// service bound to 127.0.0.1 or ::1) on `lo` alone. Returns once avahi-daemon has the request (the
     /// announcement itself follows within about a second). Throws
-    /// `AvahiError.daemonNotRunning` without a daemon or system bus, or
-    /// `AvahiError.call` when avahi refuses the request.
+    /// `AvahiError.daemonNotRunning` without a D-Bus system bus, or
+    /// `AvahiError.call` when avahi refuses the request; with the bus but
+    /// no daemon, returns `.waitingForDaemon`. If the daemon goes away
+    /// later, the service is announced again when it is back.
+    @discardableResult
     package func announce(name: String, port: UInt16, txt: [String: String] = [:],
-                          type: String = ZeroconfService.wyomingType, loopbackOnly: Bool = false) throws(AvahiError) {
+                          type: String = ZeroconfService.wyomingType, loopbackOnly: Bool = false) throws(AvahiError) -> Outcome {
         let service = ZeroconfService(name: name, type: type, port: port, txt: txt, loopbackOnly: loopbackOnly)
         let publication = try AvahiPublication(service: service, notice: notice)
         publications.withLock { $0.append(publication) }
+        return publication.waitingForDaemonAtStart ? .waitingForDaemon : .requested
+    }
+
+    /// What `announce` did.
+    package enum Outcome: Sendable, Equatable {
+        /// avahi-daemon has the request; `established` follows.
+        case requested
+        /// The D-Bus system bus is there but avahi-daemon is not (yet): the
+        /// service is announced when the daemon starts.
+        case waitingForDaemon
     }
 
     /// The names as published now (after any collision renames), in announce order.

@@ -9,7 +9,8 @@ import Glibc
 ///
 /// Announcing is a courtesy, never a condition: without avahi-daemon (or
 /// without a D-Bus system bus) `listen` says so once, in one sentence naming
-/// what to install and start, and serves unannounced.
+/// what to install and start, and serves unannounced; a daemon that starts
+/// (or restarts) later is found by the client and the service announced.
 enum ZeroconfSetup {
     /// The instance name: what Home Assistant shows when it offers the
     /// discovered service ("ears on kitchen").
@@ -23,9 +24,10 @@ enum ZeroconfSetup {
     }
 
     /// Announces every `tcp://` address in `addresses` (as the service
-    /// reports them, port 0 already resolved) unless `config` turns zeroconf
-    /// off. Returns the announcer to `stop` at shutdown, or nil when there is
-    /// nothing to announce or avahi-daemon is not there.
+    /// reports them) unless `config` turns zeroconf off. Returns the
+    /// announcer to `stop` at shutdown (it also holds announcements waiting
+    /// for avahi-daemon to start), or nil when there is nothing to announce
+    /// or no D-Bus system bus.
     static func start(config: EarsConfig, addresses: [String], version: String, log: EarsLog) -> ZeroconfAnnouncer? {
         guard config.wyomingZeroconf else { return nil }
         let tcp: [(port: Int, loopback: Bool)] = addresses.compactMap { address in
@@ -37,12 +39,22 @@ enum ZeroconfSetup {
             if event.isProblem { log.warning(event.description) } else { log.info(event.description) }
         }
         let host = hostName()
+        var saidWaiting = false
         for (index, address) in tcp.enumerated() {
             // One name per address: a second port on the same host needs its own.
             let name = index == 0 ? serviceName(host: host) : "\(serviceName(host: host)) port \(address.port)"
             do throws(AvahiError) {
-                try announcer.announce(name: name, port: UInt16(address.port), txt: ["version": version],
-                                       loopbackOnly: address.loopback)
+                let outcome = try announcer.announce(name: name, port: UInt16(address.port), txt: ["version": version],
+                                                     loopbackOnly: address.loopback)
+                if outcome == .waitingForDaemon {
+                    // Said once; each address is announced when the daemon starts.
+                    if !saidWaiting {
+                        log.warning("zeroconf: avahi-daemon is not running, so the Wyoming wake service is not announced yet; " +
+                                    "ears announces it as soon as avahi-daemon starts (\(AvahiError.installHint))")
+                    }
+                    saidWaiting = true
+                    continue
+                }
                 // The name as published: avahi may have given an alternative.
                 let published = announcer.announcedNames.last ?? name
                 log.info("zeroconf: announcing \(ZeroconfService.wyomingType) '\(published)' on port \(address.port)" +

@@ -62,12 +62,15 @@ import Testing
         announcer.stop()
     }
 
-    @Test("events read as log lines; only an ended announcement is a problem")
+    @Test("events read as log lines; a lost daemon and an ended announcement are problems")
     func events() {
         let established = ZeroconfEvent.established(name: "ears on kitchen", type: "_wyoming._tcp", port: 10400)
         #expect("\(established)" == "zeroconf: announced _wyoming._tcp as 'ears on kitchen' on port 10400")
         #expect(!established.isProblem)
         #expect(!ZeroconfEvent.renamed(from: "a", to: "a #2").isProblem)
+        let lost = ZeroconfEvent.daemonLost(name: "ears on kitchen")
+        #expect(lost.isProblem)
+        #expect("\(lost)" == "zeroconf: avahi-daemon went away; 'ears on kitchen' is announced again when it is back")
         let ended = ZeroconfEvent.ended(name: "a", type: "_wyoming._tcp",
                                         error: AvahiCall.error(function: "avahi client", code: Int32(AVAHI_ERR_DISCONNECTED)))
         #expect(ended.isProblem)

@@ -71,6 +71,34 @@ import Testing
         #expect(avahi.browse("_wyoming._tcp").contains { $0.contains(";9;") })
     }
 
+    @Test("avahi-daemon started after ears: said once, then announced; restarted: announced again",
+          .enabled(if: AvahiFixture.unavailableReason == nil, "\(AvahiFixture.unavailableReason ?? "")"))
+    func daemonLaterAndRestarted() throws {
+        let dir = try scratchDirectory("zeroconf-later")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The bus runs, avahi-daemon does not (yet).
+        let avahi = try AvahiFixture(directory: dir, startingAvahi: false)
+        defer { avahi.stop() }
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let (daemon, port) = try WyomingPeers.earsWakeService(in: dir, config: try Self.config(zeroconf: nil), mic: mic,
+                                                              environment: avahi.environment)
+        defer { _ = daemon.terminate() }
+        let waiting = daemon.output.filter { $0.contains("zeroconf:") }
+        #expect(waiting.count == 1 && waiting[0].contains("as soon as avahi-daemon starts"), "\(daemon.output)")
+
+        try avahi.startAvahi()
+        #expect(avahi.waitForService("_wyoming._tcp", within: 15) { $0.contains(";\(port);") } != nil,
+                "not announced after avahi-daemon started: \(daemon.output)")
+
+        avahi.stopAvahi()
+        #expect(daemon.waitForLine(within: 10) { $0.contains("avahi-daemon went away") } != nil, "\(daemon.output)")
+        try avahi.startAvahi()
+        #expect(avahi.waitForService("_wyoming._tcp", within: 15) { $0.contains(";\(port);") } != nil,
+                "not announced again after avahi-daemon restarted: \(daemon.output)")
+        #expect(daemon.process.isRunning)
+    }
+
     @Test("zeroconf = off announces nothing", .enabled(if: AvahiFixture.unavailableReason == nil, "\(AvahiFixture.unavailableReason ?? "")"))
     func offAnnouncesNothing() throws {
         let dir = try scratchDirectory("zeroconf-off")

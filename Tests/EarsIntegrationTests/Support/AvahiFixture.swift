@@ -16,8 +16,10 @@ import Synchronization
 final class AvahiFixture: Sendable {
     /// The environment that points D-Bus clients at the private bus.
     let environment: [String: String]
-    /// The daemons' process ids, avahi-daemon's first (it is stopped first).
-    private let daemons: [pid_t]
+    /// dbus-daemon's process id.
+    private let bus: pid_t
+    /// avahi-daemon's process id while it runs.
+    private let avahi = Mutex<pid_t?>(nil)
     /// `avahi-publish` processes started by `publish`, stopped before the daemons.
     private let publishers = Mutex<[pid_t]>([])
 
@@ -38,25 +40,42 @@ final class AvahiFixture: Sendable {
         return nil
     }
 
-    /// Starts the bus in `directory`, then avahi-daemon, and waits up to
-    /// `seconds` until avahi-browse can talk to the daemon.
-    init(directory: String, within seconds: Double = 20) throws {
+    /// Starts the bus in `directory`, then (unless `startingAvahi` is
+    /// false) avahi-daemon, waiting up to `seconds` until avahi-browse can
+    /// talk to it.
+    init(directory: String, startingAvahi: Bool = true, within seconds: Double = 20) throws {
         let socket = directory + "/system_bus_socket"
-        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
-        self.environment = environment
+        environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
         let deadline = Date().addingTimeInterval(seconds)
-        let bus = try Self.spawn(Self.dbusDaemon, ["--config-file=" + Self.systemBusConfig, "--address=unix:path=" + socket,
-                                                   "--nofork", "--nopidfile"], environment: environment)
+        bus = try Self.spawn(Self.dbusDaemon, ["--config-file=" + Self.systemBusConfig, "--address=unix:path=" + socket,
+                                               "--nofork", "--nopidfile"], environment: environment)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(50_000) }
-        let avahi = try? Self.spawn(Self.avahiDaemon, ["--no-drop-root", "--no-chroot", "--no-rlimits", "--no-proc-title"],
-                                    environment: environment)
-        daemons = [avahi, bus].compactMap { $0 }
-        while avahi != nil && Date() < deadline {
+        guard startingAvahi else { return }
+        do {
+            try startAvahi(within: seconds)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Starts avahi-daemon on the bus and waits up to `seconds` until
+    /// avahi-browse can talk to it.
+    func startAvahi(within seconds: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        let pid = try Self.spawn(Self.avahiDaemon, ["--no-drop-root", "--no-chroot", "--no-rlimits", "--no-proc-title"],
+                                 environment: environment)
+        avahi.withLock { $0 = pid }
+        while Date() < deadline {
             if (try? runCommand(Self.avahiBrowse, ["-a", "-t", "-p"], environment: environment))?.status == 0 { return }
             usleep(200_000)
         }
-        stop()
         throw SpeechError(detail: "avahi-daemon did not come up on the private bus within \(seconds) s")
+    }
+
+    /// Stops avahi-daemon (the bus stays).
+    func stopAvahi() {
+        if let pid = avahi.withLock({ pid in defer { pid = nil }; return pid }) { Self.end(pid) }
     }
 
     /// Starts `path arguments` with posix_spawn, standard streams on
@@ -107,17 +126,23 @@ final class AvahiFixture: Sendable {
     /// Ends the publishers, avahi-daemon, then the bus (SIGTERM, SIGKILL after 5 s), and
     /// reaps them. Idempotent: a reaped id is never signalled again.
     func stop() {
-        let children = publishers.withLock { list in defer { list.removeAll() }; return list } + daemons
-        for pid in children where waitpid(pid, nil, WNOHANG) == 0 {
-            kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(5)
-            var reaped = false
-            while !reaped && Date() < deadline {
-                reaped = waitpid(pid, nil, WNOHANG) == pid
-                if !reaped { usleep(20_000) }
-            }
-            if !reaped { kill(pid, SIGKILL); waitpid(pid, nil, 0) }
+        for pid in publishers.withLock({ list in defer { list.removeAll() }; return list }) { Self.end(pid) }
+        stopAvahi()
+        Self.end(bus)
+    }
+
+    /// SIGTERM to this fixture's child `pid`, SIGKILL after 5 s; reaped.
+    /// A child already reaped is left alone.
+    private static func end(_ pid: pid_t) {
+        guard waitpid(pid, nil, WNOHANG) == 0 else { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        var reaped = false
+        while !reaped && Date() < deadline {
+            reaped = waitpid(pid, nil, WNOHANG) == pid
+            if !reaped { usleep(20_000) }
         }
+        if !reaped { kill(pid, SIGKILL); waitpid(pid, nil, 0) }
     }
 
     deinit { stop() }
