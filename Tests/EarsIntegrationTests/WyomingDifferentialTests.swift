@@ -86,26 +86,29 @@ struct WyomingDifferentialTests {
         let referenceOther = try run("tcp://127.0.0.1:\(port)", dir + "/other.raw", names: ["hey_jarvis"])
         reference.stop()
 
-        // ears, the same script, the phrase as text.
+        // ears, the same script, the phrase as text, over TCP and a Unix socket.
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
-        let config = "[wake]\nphrase = hey jarvis\n[wyoming]\nuri = tcp://127.0.0.1:\(try WyomingPeers.freePort())\nzeroconf = off\n"
+        let unix = "unix://\(dir)/run/wake.sock"
+        let config = "[wake]\nphrase = hey jarvis\n[wyoming]\nuri = tcp://127.0.0.1:\(try WyomingPeers.freePort())\nuri = \(unix)\nzeroconf = off\n"
         let (daemon, earsPort) = try WyomingPeers.earsWakeService(in: dir, config: config, mic: mic)
         defer { _ = daemon.terminate() }
-        let earsPhrase = try run("tcp://127.0.0.1:\(earsPort)", dir + "/phrase.raw", names: ["hey jarvis"])
-        let earsOther = try run("tcp://127.0.0.1:\(earsPort)", dir + "/other.raw", names: ["hey jarvis"])
 
-        // Both engines heard the phrase and nothing in the other speech: the
-        // comparison is between like outcomes.
+        // openWakeWord heard the phrase and nothing in the other speech (the
+        // comparison is between like outcomes): info, then detection or not-detected.
         #expect(referencePhrase.detections.first?.hasPrefix("hey_jarvis") == true, "\(referencePhrase)")
-        #expect(earsPhrase.detections.first == "hey jarvis", "\(earsPhrase)")
-        #expect(referenceOther.detections.isEmpty && earsOther.detections.isEmpty)
-        // info, then detection (phrase) or not-detected (other speech).
+        #expect(referenceOther.detections.isEmpty)
         #expect(referencePhrase.shapes.map(\.type) == ["info", "detection"], "\(referencePhrase.shapes)")
         #expect(referenceOther.shapes.map(\.type) == ["info", "not-detected"], "\(referenceOther.shapes)")
-        for (reference, candidate) in [(referencePhrase.shapes, earsPhrase.shapes), (referenceOther.shapes, earsOther.shapes)] {
-            #expect(reference.count == candidate.count && zip(reference, candidate).allSatisfy(sameShape),
-                    "openwakeword \(reference) vs ears \(candidate)")
+        for uri in ["tcp://127.0.0.1:\(earsPort)", unix] {
+            let earsPhrase = try run(uri, dir + "/phrase.raw", names: ["hey jarvis"])
+            let earsOther = try run(uri, dir + "/other.raw", names: ["hey jarvis"])
+            #expect(earsPhrase.detections.first == "hey jarvis", "\(uri): \(earsPhrase)")
+            #expect(earsOther.detections.isEmpty, "\(uri): \(earsOther)")
+            for (reference, candidate) in [(referencePhrase.shapes, earsPhrase.shapes), (referenceOther.shapes, earsOther.shapes)] {
+                #expect(reference.count == candidate.count && zip(reference, candidate).allSatisfy(sameShape),
+                        "\(uri): openwakeword \(reference) vs ears \(candidate)")
+            }
         }
     }
 }

@@ -19,29 +19,43 @@ struct WyomingSatelliteTests {
         text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
+    /// How the satellite reaches ears: TCP on 127.0.0.1 or a Unix socket.
+    enum Transport: String, CaseIterable, Sendable {
+        case tcp, unix
+
+        /// The `[wyoming] uri` for a daemon whose scratch directory is `dir`.
+        func uri(in dir: String) throws -> String {
+            switch self {
+            case .tcp: return "tcp://127.0.0.1:\(try WyomingPeers.freePort())"
+            case .unix: return "unix://\(dir)/run/wake.sock"
+            }
+        }
+    }
+
     /// Runs the Home Assistant harness against a satellite whose wake service
-    /// is ears (phrase "hey jarvis"), with `spoken` in the microphone.
-    private func session(saying spoken: String, timeoutSeconds: Int)
+    /// is ears (phrase "hey jarvis") over `transport`, with `spoken` in the microphone.
+    private func session(saying spoken: String, over transport: Transport = .tcp, timeoutSeconds: Int)
         throws -> (result: CommandResult, lines: [[String: Any]], remote: [String: Any]?, log: [String]) {
         let dir = try scratchDirectory("satellite")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let mic = try AlsaFixture(directory: dir)
         defer { mic.stop() }
-        let config = "[wake]\nphrase = hey jarvis\n[wyoming]\nuri = tcp://127.0.0.1:\(try WyomingPeers.freePort())\nzeroconf = off\n"
-        let (daemon, port) = try WyomingPeers.earsWakeService(in: dir, config: config, mic: mic)
+        let config = "[wake]\nphrase = hey jarvis\n[wyoming]\nuri = \(try transport.uri(in: dir))\nzeroconf = off\n"
+        let (daemon, address) = try WyomingPeers.earsWakeServiceAddress(in: dir, config: config, mic: mic)
         defer { _ = daemon.terminate() }
         try WyomingPeers.rawSpeech(spoken, at: dir + "/mic.raw")
         let result = try runCommand(WyomingPeers.satellitePython, [
-            WyomingPeers.satelliteHarness, "--wake-uri", "tcp://127.0.0.1:\(port)", "--audio", dir + "/mic.raw",
+            WyomingPeers.satelliteHarness, "--wake-uri", address, "--audio", dir + "/mic.raw",
             "--wake-word-name", "hey jarvis", "--timeout", String(timeoutSeconds),
         ])
         let remote = waitForStatus(dir + "/run/status.sock", within: 5) { _ in true }?["remote"] as? [String: Any]
         return (result, lines(result.stdout), remote, daemon.output)
     }
 
-    @Test("the satellite's wake fires on the phrase, and it asks Home Assistant for a pipeline from speech on")
-    func satelliteWakesOnThePhrase() throws {
-        let (result, lines, remote, log) = try session(saying: "hey jarvis", timeoutSeconds: 40)
+    @Test("the satellite's wake fires on the phrase, and it asks Home Assistant for a pipeline from speech on",
+          arguments: Transport.allCases)
+    func satelliteWakesOnThePhrase(over transport: Transport) throws {
+        let (result, lines, remote, log) = try session(saying: "hey jarvis", over: transport, timeoutSeconds: 40)
         #expect(result.status == 0, "harness exit \(result.status): \(result.stdout) \(result.stderr) ears: \(log)")
         let info = lines.first { $0["from"] as? String == "satellite" && $0["type"] as? String == "info" }
         #expect(info?["satellite"] as? String == "ears test satellite")

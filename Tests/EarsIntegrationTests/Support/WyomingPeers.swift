@@ -36,21 +36,33 @@ enum WyomingPeers {
     }
 
     /// Starts `ears listen` on the fixture microphone with `config` (which
-    /// sets `[wyoming] uri = tcp://127.0.0.1:PORT`, a `freePort()`), waits for
-    /// `listening`, and returns it with the port of its first TCP address
-    /// as ears reports it (the "wyoming wake service on …" line).
-    static func earsWakeService(in dir: String, config: String, mic: AlsaFixture,
-                                environment: [String: String] = [:]) throws -> (daemon: EarsDaemon, port: Int) {
+    /// sets `[wyoming] uri`: `tcp://127.0.0.1:PORT` with a `freePort()`, or
+    /// `unix:///…`), waits for `listening`, and returns it with its first
+    /// address as ears reports it (the "wyoming wake service on …" line).
+    static func earsWakeServiceAddress(in dir: String, config: String, mic: AlsaFixture,
+                                       environment: [String: String] = [:]) throws -> (daemon: EarsDaemon, address: String) {
         let path = dir + "/ears.conf"
         try config.write(toFile: path, atomically: true, encoding: .utf8)
         let daemon = try EarsDaemon(["listen", "--config", path, "--device", "cap", "--runtime-dir", dir + "/run"],
                                     environment: mic.environment.merging(environment) { $1 })
         mic.startFeeding()
         let listening = waitForStatus(dir + "/run/status.sock", within: 30) { $0["phase"] as? String == "listening" }
-        let line = daemon.waitForLine(within: 5) { $0.contains("wyoming wake service on tcp://") }
-        guard listening != nil, let line, let port = tcpPort(in: line) else {
+        let marker = "wyoming wake service on "
+        let line = daemon.waitForLine(within: 5) { $0.contains(marker) }
+        guard listening != nil, let line, let range = line.range(of: marker) else {
             _ = daemon.terminate()
             throw SpeechError(detail: "ears never served the wake service: \(daemon.output)")
+        }
+        return (daemon, String(line[range.upperBound...].prefix { !$0.isWhitespace }))
+    }
+
+    /// `earsWakeServiceAddress` for a TCP address, returning its port.
+    static func earsWakeService(in dir: String, config: String, mic: AlsaFixture,
+                                environment: [String: String] = [:]) throws -> (daemon: EarsDaemon, port: Int) {
+        let (daemon, address) = try earsWakeServiceAddress(in: dir, config: config, mic: mic, environment: environment)
+        guard let port = tcpPort(in: address) else {
+            _ = daemon.terminate()
+            throw SpeechError(detail: "ears's first wake-service address is not tcp: \(address)")
         }
         return (daemon, port)
     }
