@@ -17,18 +17,20 @@ final class AvahiPublication: @unchecked Sendable {
     /// when avahi reports a collision and an alternative is chosen. Other
     /// threads read it through `publishedName`.
     private var service: ZeroconfService
-    /// Where events after the start go (established, renamed, ended).
+    /// Where events after the start go (established, renamed, daemon lost, ended).
     private let notice: @Sendable (ZeroconfEvent) -> Void
     /// `AvahiThreadedPoll*`.
     private var poll: OpaquePointer?
-    /// `AvahiClient*`; freeing it frees its entry groups too.
+    /// `AvahiClient*`; freeing it frees its entry groups too. Replaced by a
+    /// new one (on avahi's thread) when the daemon goes away.
     private var client: OpaquePointer?
     /// `AvahiEntryGroup*`, made when the client first reaches RUNNING.
     private var group: OpaquePointer?
     /// The first error met inside a callback while `init` still runs, thrown
     /// from `init` (later ones go to `notice`).
     private var startError: AvahiError?
-    /// True until `init` returns: errors are thrown, not noticed.
+    /// True until avahi's thread starts (callbacks until then run inside
+    /// `avahi_client_new` on the caller's thread): errors are thrown, not noticed.
     private var starting = true
     /// Renames tried after collisions; avahi's "#N" alternatives are
     /// cheap, but a network that collides forever must not spin.
