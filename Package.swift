@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libspeexdsp-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
 
         // MARK: the pure-Swift core (no C imports)
         // Optimized even in debug builds: the dictionary scans (pronouncer,
@@ -58,10 +60,12 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
         .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
+        // Zeroconf: _wyoming._tcp announced through avahi-daemon (libavahi-client).
+        .target(name: "EarsAvahi", dependencies: ["CAvahi"], path: "Sources/EarsAvahi"),
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth"],
+                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
         .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
@@ -84,6 +88,8 @@ let package = Package(
         // The status server's request decoder and its behaviour on a real socket.
         .testTarget(name: "EarsStatusTests", dependencies: ["EarsStatus"], path: "Tests/EarsStatusTests"),
         .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
+        // EarsAvahi's records and typed errors without a daemon (the daemon itself: ZeroconfTests).
+        .testTarget(name: "EarsAvahiTests", dependencies: ["EarsAvahi", "CAvahi"], path: "Tests/EarsAvahiTests"),
         // Remote audio in any format to 16 kHz mono (libsamplerate).
         .testTarget(name: "EarsFilesTests", dependencies: ["EarsFiles", "EarsCore"], path: "Tests/EarsFilesTests"),
         // The Wyoming wake service's session state machine (pure, no sockets).

@@ -33,3 +33,50 @@ wyoming-setup:
 	  test -f "$(WYOMING_STAMP)" && test -f "$(WYOMING_PREFIX)/wyoming/event.py" || \
 	  { echo "wyoming-setup: the install did not produce $(WYOMING_STAMP)" >&2; exit 1; }; \
 	fi
+
+# ---------------------------------------------------------------------------
+# The real peers: wyoming-satellite and wyoming-openwakeword from PyPI, for
+# the tests that put ears where Home Assistant puts a wake service
+# (Tests/EarsIntegrationTests/WyomingSatelliteTests.swift,
+# WyomingDifferentialTests.swift). Each gets its own virtual environment
+# because they pin different `wyoming` versions (satellite 1.0.0 wants
+# wyoming==1.4.1, zeroconf and pyring-buffer; openwakeword 1.8.2 wants
+# wyoming==1.2.0 and tflite-runtime-nightly). tflite-runtime's wheels are
+# built against numpy 1.x: with numpy 2 every Interpreter fails with
+# "returned a result with an exception set", so numpy is pinned below 2.
+# The versions below are the ones the tests were run against on Python 3.11.
+SATELLITE_VENV          ?= .deps/wyoming-satellite
+SATELLITE_VERSION       ?= 1.0.0
+OPENWAKEWORD_VENV       ?= .deps/wyoming-openwakeword
+WYOMING_OWW_VERSION     ?= 1.8.2
+OWW_TFLITE_SPEC         ?= tflite-runtime-nightly==2.20.0.dev20250409
+OWW_NUMPY_SPEC          ?= numpy==1.26.4
+SATELLITE_STAMP         := $(SATELLITE_VENV)/wyoming-satellite-$(SATELLITE_VERSION).stamp
+OPENWAKEWORD_STAMP      := $(OPENWAKEWORD_VENV)/wyoming-openwakeword-$(WYOMING_OWW_VERSION).stamp
+
+.PHONY: wyoming-peers-setup
+
+## wyoming-peers-setup: install wyoming-satellite and wyoming-openwakeword into their own venvs under .deps (only when missing).
+# A stamp named after the version is written only after the package imports,
+# so a half-finished install or a different pin starts again from an empty venv.
+wyoming-peers-setup:
+	@if [ -f "$(SATELLITE_STAMP)" ]; then \
+	  echo "wyoming-peers-setup: wyoming-satellite $(SATELLITE_VERSION) is present in $(SATELLITE_VENV)"; \
+	else \
+	  echo "wyoming-peers-setup: installing wyoming-satellite==$(SATELLITE_VERSION) into $(SATELLITE_VENV)"; \
+	  rm -rf "$(SATELLITE_VENV)" && $(PYTHON) -m venv "$(SATELLITE_VENV)" && \
+	  "$(SATELLITE_VENV)/bin/pip" install --quiet --disable-pip-version-check wyoming-satellite==$(SATELLITE_VERSION) && \
+	  "$(SATELLITE_VENV)/bin/python" -c "import wyoming_satellite.satellite" && touch "$(SATELLITE_STAMP)" || \
+	  { echo "wyoming-peers-setup: wyoming-satellite did not install into $(SATELLITE_VENV)" >&2; exit 1; }; \
+	fi
+	@if [ -f "$(OPENWAKEWORD_STAMP)" ]; then \
+	  echo "wyoming-peers-setup: wyoming-openwakeword $(WYOMING_OWW_VERSION) is present in $(OPENWAKEWORD_VENV)"; \
+	else \
+	  echo "wyoming-peers-setup: installing wyoming-openwakeword==$(WYOMING_OWW_VERSION), $(OWW_TFLITE_SPEC) and $(OWW_NUMPY_SPEC) into $(OPENWAKEWORD_VENV)"; \
+	  rm -rf "$(OPENWAKEWORD_VENV)" && $(PYTHON) -m venv "$(OPENWAKEWORD_VENV)" && \
+	  "$(OPENWAKEWORD_VENV)/bin/pip" install --quiet --disable-pip-version-check \
+	    wyoming-openwakeword==$(WYOMING_OWW_VERSION) "$(OWW_TFLITE_SPEC)" "$(OWW_NUMPY_SPEC)" && \
+	  "$(OPENWAKEWORD_VENV)/bin/python" -c "import tflite_runtime.interpreter, wyoming_openwakeword.handler" && \
+	  touch "$(OPENWAKEWORD_STAMP)" || \
+	  { echo "wyoming-peers-setup: wyoming-openwakeword did not install into $(OPENWAKEWORD_VENV)" >&2; exit 1; }; \
+	fi

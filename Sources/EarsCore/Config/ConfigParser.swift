@@ -249,6 +249,7 @@ public enum ConfigParser {
                 return error.sentence
             }
         },
+        switchKey(section: "wyoming", name: "zeroconf", allowed: "on or off (default on): announce each tcp:// address as _wyoming._tcp through avahi-daemon (a loopback address on the loopback interface only); unix:// addresses are never announced") { $0.wyomingZeroconf = $1 },
         rangeKey(section: "wyoming", name: "max_streams", range: 1...16, read: { Int($0) },
                  problem: "not a whole number from 1 to 16",
                  allowed: "a whole number from 1 to 16 (default \(EarsConfig.defaultWyomingMaxStreams)): remote streams heard at once, each with its own engine (about 130 MB with PocketSphinx)") { $0.wyomingMaxStreams = $1 },

@@ -92,6 +92,10 @@ public struct EarsConfig: Sendable, Equatable {
     /// `[wyoming] uri` (repeatable): where the Wyoming wake service listens
     /// for remote audio (Home Assistant, satellites). Empty, the default: off.
     public var wyomingURIs: [ServiceURI] = []
+    /// `[wyoming] zeroconf`: announce each `tcp://` address of the wake
+    /// service as `_wyoming._tcp` through avahi-daemon. On by default, so it
+    /// takes effect as soon as a tcp address is set; `unix://` is never announced.
+    public var wyomingZeroconf = true
     /// `[wyoming] max_streams`: remote streams served at once; each holds an engine.
     public var wyomingMaxStreams = EarsConfig.defaultWyomingMaxStreams
     /// The default `wyomingMaxStreams`: a household's satellites and Home

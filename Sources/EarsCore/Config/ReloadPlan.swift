@@ -45,6 +45,7 @@ public struct ReloadPlan: Sendable, Equatable {
         keep(\.socketMode, "[status] socket_mode")
         keep(\.listenSocketGroup, "[listen] socket_group")
         keep(\.wyomingURIs, "[wyoming] uri")
+        keep(\.wyomingZeroconf, "[wyoming] zeroconf")
         keep(\.wyomingMaxStreams, "[wyoming] max_streams")
         keep(\.onWake, "[capture] on_wake")
         keep(\.hookTimeoutSeconds, "[capture] hook_timeout_seconds")

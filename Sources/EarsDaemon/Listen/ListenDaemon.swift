@@ -105,6 +105,7 @@ public enum ListenDaemon {
             server.stop()
             return EarsProgram.ExitCode.failure
         }
+        let zeroconf = ZeroconfSetup.start(config: config, addresses: wakeService?.addresses ?? [], version: EarsProgram.version, log: log)
         let audioThread = Thread { service.run() }
         audioThread.name = "ears-audio"
         audioThread.start()
@@ -163,6 +164,7 @@ public enum ListenDaemon {
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
         cpuTimer.cancel()
         sources.forEach { $0.cancel() }
+        zeroconf?.stop()
         wakeService?.stop()
         listenServer.stop()
         server.stop()
