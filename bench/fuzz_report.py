@@ -7,7 +7,7 @@ markers of --doc: how long it ran, inputs executed and per second, coverage
 (edges, features) and whether it ended cleanly. A target with a crash file or
 without a final "Done" line is reported as such, never as clean.
 
-usage: bench/fuzz_report.py --dir .build/fuzz --doc docs/testing.md --command "make fuzz" NAME...
+usage: bench/fuzz_report.py --dir .build/fuzz --doc docs/testing.md --command "make fuzz" [--block NAME] NAME...
 """
 from __future__ import annotations
 
@@ -72,12 +72,13 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, required=True, help="the fuzz build directory (FUZZ_DIR)")
     parser.add_argument("--doc", type=Path, required=True)
     parser.add_argument("--command", required=True, help="the command that ran the fuzzers, for the record")
+    parser.add_argument("--block", default="fuzz", help="the doc block to write (default: fuzz, every target)")
     parser.add_argument("names", nargs="+")
     arguments = parser.parse_args()
     runs = [read_run(arguments.dir, name) for name in arguments.names]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    replace_block(arguments.doc, "fuzz", "bench/fuzz_report.py", [
+    replace_block(arguments.doc, arguments.block, "bench/fuzz_report.py", [
         f"Last `{arguments.command}` at {commit or '?'}, {when} (2 shared cores, AddressSanitizer on):",
         "",
         "| target | ran | inputs | per second | edges | features | result |",

@@ -14,16 +14,16 @@ import EarsCore
 ///
 /// Used from one thread (the audio owner's). Owns one `snd_pcm_t`, released by
 /// `close()` or, failing that, when the object goes away.
-public final class AlsaMicrophone: AudioSource {
+package final class AlsaMicrophone: AudioSource {
     /// The ALSA PCM name as given, e.g. `default`, `plughw:1,0`, `dsnoop`.
-    public let device: String
+    package let device: String
 
     /// `alsa:<device>`, for logs and the status socket.
-    public var sourceName: String { "alsa:\(device)" }
+    package var sourceName: String { "alsa:\(device)" }
 
     /// Overruns (-EPIPE) and suspends (-ESTRPIPE) recovered from since this
     /// object was made. Not reset by reopening, so a flapping device shows.
-    public private(set) var recoveries = 0
+    package private(set) var recoveries = 0
 
     /// The open capture handle; nil while closed.
     private var pcm: OpaquePointer?
@@ -46,7 +46,7 @@ public final class AlsaMicrophone: AudioSource {
 
     /// Makes a microphone for the ALSA PCM `device`; nothing is opened yet.
     /// - Parameter device: An ALSA PCM name; `default` follows the user's ALSA setup.
-    public init(device: String = "default") {
+    package init(device: String = "default") {
         self.device = device
     }
 
@@ -61,7 +61,7 @@ public final class AlsaMicrophone: AudioSource {
     /// - Throws: `.deviceMissing` when the name or card is unknown (-ENOENT,
     ///   -ENODEV, -ENXIO); `.deviceRefused` when it is busy, forbidden, or
     ///   cannot do the format (including a rate other than exactly 16 kHz).
-    public func open() throws(AudioSourceError) {
+    package func open() throws(AudioSourceError) {
         close()
         AlsaCall.captureDiagnostics()
 
@@ -148,7 +148,7 @@ public final class AlsaMicrophone: AudioSource {
     /// - Throws: `.deviceGone` when the device vanishes or fails for good
     ///   (-ENODEV, -EBADFD, -EIO, …), or when the microphone is not open.
     ///   The handle is closed before throwing; `open()` again to retry.
-    public func read() throws(AudioSourceError) -> AudioChunk? {
+    package func read() throws(AudioSourceError) -> AudioChunk? {
         guard let pcm else {
             throw .deviceGone(device: device, detail: "the microphone is not open")
         }
@@ -263,7 +263,7 @@ public final class AlsaMicrophone: AudioSource {
     }
 
     /// Closes the device if open; safe to call any number of times.
-    public func close() {
+    package func close() {
         guard let handle = pcm else { return }
         pcm = nil
         // snd_pcm_close frees the handle even when it reports an error, so

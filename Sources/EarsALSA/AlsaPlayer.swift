@@ -14,16 +14,16 @@ import CALSA
 import EarsCore
 
 /// A cue that could not be played, said in one sentence naming the device.
-public struct AlsaPlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AlsaPlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What failed and what to do.
-    public let description: String
+    package let description: String
 }
 
 /// Plays short sounds on an ALSA playback device. Each `play` opens the
 /// device, writes the sound, waits for it to drain and closes it, so the
 /// device is held only while a cue sounds (another program may use it in
 /// between). Blocking: call it off the audio and ear threads.
-public enum AlsaPlayer {
+package enum AlsaPlayer {
     /// Latency asked of alsa-lib, in microseconds: a cue needs no tight timing,
     /// and a larger buffer forgives a busy machine.
     private static let latencyMicros: UInt32 = 100_000
@@ -34,7 +34,7 @@ public enum AlsaPlayer {
     ///
     /// - Throws: `AlsaPlaybackError` when the device cannot be opened, set up
     ///   or written to.
-    public static func play(_ sound: AwakeSound, device: String) throws(AlsaPlaybackError) {
+    package static func play(_ sound: AwakeSound, device: String) throws(AlsaPlaybackError) {
         AlsaCall.captureDiagnostics()
         var handle: OpaquePointer?
         do {

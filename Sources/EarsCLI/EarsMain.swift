@@ -4,7 +4,7 @@ import Foundation
 
 /// The `ears` program: finds the command named by the first words, parses
 /// its flags against its own table (`EarsCommand`), and runs it.
-public enum EarsMain {
+package enum EarsMain {
     /// Every command, in the order `--help` lists them.
     static var commands: [any EarsCommand.Type] { [
         ListenCommandLine.self, ScanCommandLine.self, TuneCommandLine.self, StatusCommandLine.self, TapCommandLine.self,
@@ -53,7 +53,7 @@ public enum EarsMain {
     """
 
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String]) -> Int32 {
+    package static func run(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
             say(usage)
             return EarsProgram.ExitCode.success

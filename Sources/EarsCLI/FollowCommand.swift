@@ -20,10 +20,10 @@ import Glibc
 ///
 /// Runs until the daemon closes the connection (exit 0) or cannot be reached
 /// (exit 1). Ctrl-C ends it.
-public enum FollowCommand {
+package enum FollowCommand {
     /// Longest capture `--wav` holds in memory; the daemon's own cap is 20 s
     /// of live audio plus 3 s of pre-roll, so this is never reached normally.
-    public static let maximumCaptureSeconds = 60
+    package static let maximumCaptureSeconds = 60
 
     /// Follows the listen socket at `socketPath`.
     ///
@@ -34,7 +34,7 @@ public enum FollowCommand {
     ///     output is gone, which ends the command.
     ///   - errors: receives notices and failures, one line each.
     /// - Returns: the exit status.
-    public static func run(socketPath: String, wav: Bool, output: (String) -> Void,
+    package static func run(socketPath: String, wav: Bool, output: (String) -> Void,
                            writeOutput: ([UInt8]) -> Bool = FollowCommand.writeStandardOutput,
                            errors: (String) -> Void) -> Int32 {
         let client: WyomingClient
@@ -74,7 +74,7 @@ public enum FollowCommand {
 
     /// The text line for `event`: its type and format fields, for audio only
     /// the sample count.
-    public static func line(for event: WyomingEvent) -> String {
+    package static func line(for event: WyomingEvent) -> String {
         switch event.type {
         case WyomingEvent.EventType.detection:
             var text = "detection name=\(JSONText.string(event.string("name") ?? ""))"
@@ -95,7 +95,7 @@ public enum FollowCommand {
 
     /// Writes `bytes` to file descriptor 1 completely; false if it fails
     /// (a closed pipe, a full disk).
-    public static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
+    package static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }

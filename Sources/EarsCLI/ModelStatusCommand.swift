@@ -10,27 +10,27 @@ import Foundation
 /// the neural detector's parts: ONNX Runtime (`onnxruntime`) and
 /// openWakeWord's front-end models (`frontend`). Reads the file system
 /// only; nothing is loaded.
-public enum ModelStatusCommand {
+package enum ModelStatusCommand {
     /// One engine's installation, in the wire form of `--json`.
-    public struct EngineInstallation: Equatable {
+    package struct EngineInstallation: Equatable {
         /// `installed`, `not_installed` or `unsupported`.
-        public var status: String
+        package var status: String
         /// The model directory found, or where one was looked for.
-        public var path: String
+        package var path: String
         /// Bytes on disk of the model (and, for Vosk, its library).
-        public var sizeBytes: Int64
+        package var sizeBytes: Int64
         /// One sentence: what to do next.
-        public var hint: String
+        package var hint: String
 
         /// `{"status":…,"path":…,"size_bytes":…,"install":…}`.
-        public var json: String {
+        package var json: String {
             JSONText.object([("status", JSONText.string(status)), ("path", JSONText.string(path)),
                              ("size_bytes", String(sizeBytes)), ("install", JSONText.string(hint))])
         }
     }
 
     /// PocketSphinx's installation for the configured (or default) model.
-    public static func pocketSphinx(configured: String?) -> EngineInstallation {
+    package static func pocketSphinx(configured: String?) -> EngineInstallation {
         do throws(TranscriberError) {
             let model = try PocketSphinxModel.locate(in: configured)
             return EngineInstallation(status: "installed", path: model.directory, sizeBytes: directorySize(model.directory),
@@ -42,13 +42,13 @@ public enum ModelStatusCommand {
     }
 
     /// Vosk's installation for the configured (or default) model.
-    public static func vosk(configured: String?) -> EngineInstallation {
+    package static func vosk(configured: String?) -> EngineInstallation {
         let found = VoskModel.status(configured: configured)
         return EngineInstallation(status: found.status.rawValue, path: found.path, sizeBytes: found.sizeBytes, hint: found.hint)
     }
 
     /// ONNX Runtime's library (libonnxruntime.so), where ears would load it from.
-    public static func onnxRuntime() -> EngineInstallation {
+    package static func onnxRuntime() -> EngineInstallation {
         if let path = ONNXRuntimeLibrary.installedPath() {
             let size = (try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.size]
                         as? NSNumber)?.int64Value ?? 0
@@ -63,7 +63,7 @@ public enum ModelStatusCommand {
     }
 
     /// openWakeWord's front-end models (melspectrogram.onnx, embedding_model.onnx).
-    public static func frontEnd() -> EngineInstallation {
+    package static func frontEnd() -> EngineInstallation {
         let found = OpenWakeWordEmbedder.status()
         if found.installed {
             return EngineInstallation(status: "installed", path: found.path, sizeBytes: found.sizeBytes,
@@ -76,27 +76,27 @@ public enum ModelStatusCommand {
     }
 
     /// One configured phrase's trained model (`ears train`), in the wire form of `--json`.
-    public struct PhraseModel: Equatable {
+    package struct PhraseModel: Equatable {
         /// `trained`, `not_trained`, `unusable` or `off` (`[wake] trained_models = off`).
-        public var status: String
+        package var status: String
         /// The phrase as configured.
-        public var phrase: String
+        package var phrase: String
         /// Where its model is (or would be).
-        public var path: String
+        package var path: String
         /// The model's threshold and its figures on held-out voices, when trained.
-        public var detail: String
+        package var detail: String
         /// One sentence: what to do next.
-        public var hint: String
+        package var hint: String
 
         /// `{"phrase":…,"status":…,"path":…,"detail":…,"hint":…}`.
-        public var json: String {
+        package var json: String {
             JSONText.object([("phrase", JSONText.string(phrase)), ("status", JSONText.string(status)),
                              ("path", JSONText.string(path)), ("detail", JSONText.string(detail)), ("hint", JSONText.string(hint))])
         }
     }
 
     /// Each configured phrase's trained model, read (not loaded into an engine).
-    public static func phraseModels(config: EarsConfig) -> [PhraseModel] {
+    package static func phraseModels(config: EarsConfig) -> [PhraseModel] {
         config.phrases.map { phrase in
             let path = TrainedModels.path(of: phrase.text, config: config)
             guard config.trainedModels else {
@@ -126,7 +126,7 @@ public enum ModelStatusCommand {
     /// configured engine is installed and, when a phrase has a trained
     /// model, ONNX Runtime and the front end are too and every model is
     /// usable; 1 otherwise).
-    public static func run(config: EarsConfig, json: Bool, output: (String) -> Void) -> Int32 {
+    package static func run(config: EarsConfig, json: Bool, output: (String) -> Void) -> Int32 {
         let engines: [(EngineKind, EngineInstallation)] = [
             (.pocketsphinx, pocketSphinx(configured: config.engine == .pocketsphinx ? config.model : nil)),
             (.vosk, vosk(configured: config.engine == .vosk ? config.model : nil)),

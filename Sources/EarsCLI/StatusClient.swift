@@ -3,11 +3,11 @@ import Foundation
 
 /// The client side of `ears status` and `ears tap`: one HTTP request over the
 /// daemon's Unix status socket, through EarsSocket (one funnel, one error).
-public enum StatusClient {
+package enum StatusClient {
     /// Why the daemon could not be asked; `description` says what to do.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// One line for the terminal.
-        public var description: String
+        package var description: String
         /// The socket error underneath, when nobody could be asked (so a
         /// search can tell "no socket" from "permission denied"); nil for an
         /// answer that was not HTTP.
@@ -30,7 +30,7 @@ public enum StatusClient {
     ///   connecting to the end of the body.
     /// - Throws: `Failure` when nobody answers there (with the hint to start
     ///   `ears listen`), on a timeout, or on an answer that is not HTTP.
-    public static func get(_ path: String, socketPath: String, method: String = "GET",
+    package static func get(_ path: String, socketPath: String, method: String = "GET",
                            timeoutSeconds: Int = 5) throws(Failure) -> (status: Int, body: String) {
         let deadline = MonotonicClock.seconds() + Double(timeoutSeconds)
         var response: [UInt8] = []

@@ -1,44 +1,44 @@
 import EarsCore
 
 /// Flags that override ears.conf; nil means "as configured".
-public struct ConfigOverrides: Equatable {
+package struct ConfigOverrides: Equatable {
     /// `--config PATH`; nil means /etc/ears/ears.conf if it exists.
-    public var configPath: String?
-    public var device: String?
-    public var engine: EngineKind?
-    public var model: String?
+    package var configPath: String?
+    package var device: String?
+    package var engine: EngineKind?
+    package var model: String?
     /// `--phrase P` (repeatable): replaces the configured phrases.
-    public var phrases: [String] = []
-    public var threshold: Double?
-    public var phraseBoost: Double?
-    public var speechGate: Bool?
-    public var matching: Matching?
-    public var runtimeDirectory: String?
+    package var phrases: [String] = []
+    package var threshold: Double?
+    package var phraseBoost: Double?
+    package var speechGate: Bool?
+    package var matching: Matching?
+    package var runtimeDirectory: String?
     /// `--noise-suppression on|off`.
-    public var noiseSuppression: Bool?
+    package var noiseSuppression: Bool?
     /// `--spotter keyphrase|transcript`.
-    public var spotter: Spotter?
+    package var spotter: Spotter?
     /// `--spotter-threshold X`.
-    public var spotterThreshold: Double?
+    package var spotterThreshold: Double?
     /// `--verifier on|off`.
-    public var verifier: Bool?
+    package var verifier: Bool?
     /// `--verifier-threshold X`.
-    public var verifierThreshold: Double?
+    package var verifierThreshold: Double?
     /// `--trained-models on|off`.
-    public var trainedModels: Bool?
+    package var trainedModels: Bool?
     /// `--models-dir DIR`.
-    public var modelsDirectory: String?
+    package var modelsDirectory: String?
     /// `--trained-threshold X`.
-    public var trainedThreshold: Double?
+    package var trainedThreshold: Double?
     /// `--trained-contest on|off`.
-    public var trainedContest: Bool?
+    package var trainedContest: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.
-    public var wyomingURIs: [ServiceURI] = []
+    package var wyomingURIs: [ServiceURI] = []
 
-    public init() {}
+    package init() {}
 
     /// Applies the flags on top of `config`.
-    public func apply(to config: inout EarsConfig) {
+    package func apply(to config: inout EarsConfig) {
         if let device { config.device = device }
         if let engine { config.engine = engine }
         if let model { config.model = model }
@@ -66,56 +66,56 @@ public struct ConfigOverrides: Equatable {
 }
 
 /// `ears listen` options.
-public struct ListenOptions: Equatable {
-    public var overrides = ConfigOverrides()
+package struct ListenOptions: Equatable {
+    package var overrides = ConfigOverrides()
     /// `--input FILE`: a sound file paced at real time instead of the microphone.
-    public var inputFile: String?
+    package var inputFile: String?
     /// `--verbose`: debug lines too (timings, decisions, connections; never transcript text).
-    public var verbose = false
-    public init() {}
+    package var verbose = false
+    package init() {}
 }
 
 /// `ears scan` options.
-public struct ScanOptions: Equatable {
-    public var overrides = ConfigOverrides()
-    public var files: [String] = []
+package struct ScanOptions: Equatable {
+    package var overrides = ConfigOverrides()
+    package var files: [String] = []
     /// `--json`: one JSON line per wake and a summary line.
-    public var json = false
+    package var json = false
     /// `--candidates`: also one JSON line per verified candidate (implies `--json`).
-    public var candidates = false
+    package var candidates = false
     /// `--verbose`: debug lines on stderr (engine load timings, per-file progress).
-    public var verbose = false
-    public init() {}
+    package var verbose = false
+    package init() {}
 }
 
 /// `ears soundalikes` options.
-public struct SoundAlikesOptions: Equatable {
-    public var overrides = ConfigOverrides()
+package struct SoundAlikesOptions: Equatable {
+    package var overrides = ConfigOverrides()
     /// The phrase (several operands are joined with spaces).
-    public var phrase = ""
+    package var phrase = ""
     /// `--json`: one object per line instead of one text per line.
-    public var json = false
+    package var json = false
     /// `--count N`: at most N neighbours (the words alone and sentences come on top).
-    public var count = SoundAlikeGenerator.defaultCount
-    public init() {}
+    package var count = SoundAlikeGenerator.defaultCount
+    package init() {}
 }
 
 /// `ears train` options.
-public struct TrainOptions: Equatable {
-    public var overrides = ConfigOverrides()
+package struct TrainOptions: Equatable {
+    package var overrides = ConfigOverrides()
     /// The phrase (several operands are joined with spaces).
-    public var phrase = ""
+    package var phrase = ""
     /// `--minutes N`: the wall-time budget the training plan is sized for.
-    public var minutes = TrainOptions.defaultMinutes
+    package var minutes = TrainOptions.defaultMinutes
     /// `--voices LIST`: comma-separated voice ids or engine names to use
     /// (e.g. `flite,espeak`); empty means every installed voice.
-    public var voices: [String] = []
+    package var voices: [String] = []
     /// `--seed N`: the random seed (plans, augmentation, initial weights).
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// `--language en|ko`; nil means guessed from the phrase's script.
-    public var language: String?
+    package var language: String?
 
     /// The default budget in minutes, sized to finish one phrase on 2 cores.
-    public static let defaultMinutes = 8.0
-    public init() {}
+    package static let defaultMinutes = 8.0
+    package init() {}
 }

@@ -2,17 +2,17 @@ import EarsCore
 import Foundation
 
 /// Reads ears.conf and applies command-line overrides.
-public enum ConfigLoader {
+package enum ConfigLoader {
     /// The configuration for `overrides`: the file named by `--config` (which
     /// must exist), else /etc/ears/ears.conf if present, else the defaults;
     /// then the flags on top. Throws `ConfigError` with file:line.
-    public static func load(_ overrides: ConfigOverrides) throws(ConfigError) -> EarsConfig {
+    package static func load(_ overrides: ConfigOverrides) throws(ConfigError) -> EarsConfig {
         try loadLocated(overrides).config
     }
 
     /// `load`, keeping where each key was set (a file line or a flag) for
     /// the checks `ConfigValidation` makes afterwards.
-    public static func loadLocated(_ overrides: ConfigOverrides) throws(ConfigError) -> LocatedConfig {
+    package static func loadLocated(_ overrides: ConfigOverrides) throws(ConfigError) -> LocatedConfig {
         var located = LocatedConfig(config: EarsConfig())
         let path = overrides.configPath ?? EarsConfig.defaultPath
         if overrides.configPath != nil || FileManager.default.fileExists(atPath: path) {
@@ -54,7 +54,7 @@ public enum ConfigLoader {
 
     /// Where sockets live: `[status] runtime_directory`, else
     /// `$RUNTIME_DIRECTORY` (systemd), else `$XDG_RUNTIME_DIR/ears`, else `/tmp/ears-<uid>`.
-    public static func runtimeDirectory(for config: EarsConfig,
+    package static func runtimeDirectory(for config: EarsConfig,
                                         environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let configured = config.runtimeDirectory { return configured }
         if let systemd = environment["RUNTIME_DIRECTORY"], !systemd.isEmpty {

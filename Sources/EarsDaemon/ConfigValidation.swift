@@ -12,21 +12,21 @@ import Foundation
 /// through `load(_:)`, so what `check-config` passes, `listen` accepts, and
 /// a reload is refused for the same sentence. Each problem names the
 /// `file:line` (or `--flag`) the value came from.
-public enum ConfigValidation {
+package enum ConfigValidation {
     /// Every problem found, each a located `ConfigError`.
-    public struct Problems: Error, Sendable, CustomStringConvertible {
+    package struct Problems: Error, Sendable, CustomStringConvertible {
         /// The problems, in key order; never empty.
-        public var errors: [ConfigError]
+        package var errors: [ConfigError]
 
         /// One line per problem.
-        public var description: String { errors.map(\.description).joined(separator: "\n") }
+        package var description: String { errors.map(\.description).joined(separator: "\n") }
     }
 
     /// The configuration for `overrides` (`ConfigLoader.loadLocated`), checked.
     ///
     /// - Throws: `Problems` with the parse error alone when the file does not
     ///   parse, else with every check that failed.
-    public static func load(_ overrides: ConfigOverrides) throws(Problems) -> EarsConfig {
+    package static func load(_ overrides: ConfigOverrides) throws(Problems) -> EarsConfig {
         let located: LocatedConfig
         do throws(ConfigError) {
             located = try ConfigLoader.loadLocated(overrides)
@@ -40,7 +40,7 @@ public enum ConfigValidation {
 
     /// What is wrong with `located` on this machine; empty when nothing is.
     /// `fallbackFile` names a key that has no recorded origin.
-    public static func problems(in located: LocatedConfig, fallbackFile: String) -> [ConfigError] {
+    package static func problems(in located: LocatedConfig, fallbackFile: String) -> [ConfigError] {
         let config = located.config
         var errors: [ConfigError] = []
         if let model = config.model, let problem = directoryProblem(model) {
@@ -86,7 +86,7 @@ public enum ConfigValidation {
     /// - Throws: `AwakeSound.Problem` when nothing readable is there, the
     ///   file is larger than `AwakeSound.maximumFileBytes`, or it is not a
     ///   WAV ears can play (`AwakeSound.decode`).
-    public static func readAwakeSound(_ path: String) throws(AwakeSound.Problem) -> AwakeSound {
+    package static func readAwakeSound(_ path: String) throws(AwakeSound.Problem) -> AwakeSound {
         guard let mode = fileMode(path) else { throw AwakeSound.Problem(description: "does not exist; point it at a 16-bit PCM WAV file") }
         guard mode & S_IFMT == S_IFREG else { throw AwakeSound.Problem(description: "is not a regular file; point it at a 16-bit PCM WAV file") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -104,7 +104,7 @@ public enum ConfigValidation {
 
     /// The ID of the group `name`, or nil when the machine has no such group
     /// (or the group database cannot be read).
-    public static func groupID(named name: String) -> gid_t? {
+    package static func groupID(named name: String) -> gid_t? {
         // getgrnam_r, not getgrnam: a reload runs beside other threads, and
         // getgrnam's static buffer is shared. ERANGE asks for a larger buffer.
         var bufferBytes = max(Int(sysconf(Int32(_SC_GETGR_R_SIZE_MAX))), 1024)

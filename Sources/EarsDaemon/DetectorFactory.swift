@@ -5,10 +5,10 @@ import EarsPocketSphinx
 /// time and the scorer. Phonetic matching pronounces English words with the
 /// PocketSphinx dictionary (the engine's own for PocketSphinx, Debian's for
 /// other engines when present) and falls back to letter-to-sound rules.
-public enum DetectorFactory {
+package enum DetectorFactory {
     /// The pronouncer for `config`, loaded once per process: the dictionary is
     /// 3.2 MB on disk and about 2.2 MB packed in memory.
-    public static func pronouncer(for config: EarsConfig) -> any Pronouncer {
+    package static func pronouncer(for config: EarsConfig) -> any Pronouncer {
         let dictionaryPath: String?
         if config.engine == .pocketsphinx, let model = try? PocketSphinxModel.locate(in: config.model) {
             dictionaryPath = model.dictionary
@@ -22,15 +22,15 @@ public enum DetectorFactory {
     }
 
     /// Most sound-alikes per phrase that the verifier weighs each candidate against.
-    public static let competitorsPerPhrase = 20
+    package static let competitorsPerPhrase = 20
     /// Cheapest sound-alike (in `PhoneticCost` units) that may compete: nearer
     /// ones ("olexa" for "alexa", 0.45; "okay maybe" for "okay nabu", 1.0)
     /// are the phrase itself to the acoustic model and refused real calls
     /// (flite saying "okay nabu": 1 of 4 woke at 1.0, 2 of 4 at 1.2); "hey
     /// cornelia" for "hey cordelia" costs 1.3 and still competes.
-    public static let minimumCompetitorCost = 1.2
+    package static let minimumCompetitorCost = 1.2
     /// Neighbours asked of the generator per phrase before they are filtered.
-    public static let neighboursConsidered = 60
+    package static let neighboursConsidered = 60
 
     /// The sound-alikes of each configured phrase (phrase text → alikes),
     /// the verifier's competitors at run time: the generator's neighbours
@@ -41,7 +41,7 @@ public enum DetectorFactory {
     /// phrase to the acoustic model, so letting them compete refused real
     /// calls; the words alone are left out for the same reason. Only when the
     /// verifier is on (the generator scans the dictionary, ~0.1 s).
-    public static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
+    package static func soundAlikes(for config: EarsConfig, pronouncer: any Pronouncer) -> [String: [String]] {
         guard config.verifier, config.engine == .pocketsphinx else { return [:] }
         let generator = soundAlikeGenerator(pronouncer: pronouncer)
         var result: [String: [String]] = [:]
@@ -55,7 +55,7 @@ public enum DetectorFactory {
 
     /// A sound-alike generator over `pronouncer`'s words (a pronouncer that
     /// cannot list its words lends none: only the phrase's own words remain).
-    public static func soundAlikeGenerator(pronouncer: any Pronouncer) -> SoundAlikeGenerator {
+    package static func soundAlikeGenerator(pronouncer: any Pronouncer) -> SoundAlikeGenerator {
         SoundAlikeGenerator(dictionary: (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer]))
     }
 
@@ -66,7 +66,7 @@ public enum DetectorFactory {
     /// ("hee cordelia" for "hey cordelia") are the phrase as an acoustic
     /// model hears it: as competitors they refused real calls, and as a
     /// trained model's negatives they taught it to miss the phrase.
-    public static func distinct(_ alikes: [SoundAlike], of phrase: String) -> [SoundAlike] {
+    package static func distinct(_ alikes: [SoundAlike], of phrase: String) -> [SoundAlike] {
         let words = TextNormalizer.words(phrase)
         let longest = words.map(\.count).max() ?? 0
         guard let distinctive = words.lastIndex(where: { $0.count == longest }) else { return [] }
@@ -89,7 +89,7 @@ public enum DetectorFactory {
 
     /// A detector for `config`, sharing `pronouncer` (make it once with
     /// `pronouncer(for:)`; it is immutable).
-    public static func make(for config: EarsConfig, pronouncer: any Pronouncer) -> WakeDetector {
+    package static func make(for config: EarsConfig, pronouncer: any Pronouncer) -> WakeDetector {
         let scoring: WakeDetector.Scoring = switch config.matching {
         case .phonetic: .phonetic(PhoneticScorer(pronouncer: pronouncer))
         case .letters: .letters(LetterScorer())

@@ -5,27 +5,27 @@ import Glibc
 #endif
 
 /// What every part of the `ears` program shares: its version and exit statuses.
-public enum EarsProgram {
+package enum EarsProgram {
     /// The version `--version` prints and `/metrics` reports.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Exit statuses, documented in docs/operations.md.
-    public enum ExitCode {
+    package enum ExitCode {
         /// Done as asked.
-        public static let success: Int32 = 0
+        package static let success: Int32 = 0
         /// Failed; stderr says why.
-        public static let failure: Int32 = 1
+        package static let failure: Int32 = 1
         /// Bad command line (EX_USAGE).
-        public static let usage: Int32 = 64
+        package static let usage: Int32 = 64
         /// Bad configuration (EX_CONFIG).
-        public static let config: Int32 = ConfigError.exitCode
+        package static let config: Int32 = ConfigError.exitCode
     }
 
     /// How log lines (stdout) are written: with `<N>` priorities when the
     /// output is the journal (`JOURNAL_STREAM`, not a terminal), as before otherwise.
-    public static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+    package static let lineFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
                                                  outputIsTerminal: isatty(STDOUT_FILENO) == 1)
     /// The same for error lines on stderr.
-    public static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
+    package static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
                                                   outputIsTerminal: isatty(STDERR_FILENO) == 1)
 }

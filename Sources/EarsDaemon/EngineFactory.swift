@@ -6,9 +6,9 @@ import EarsVosk
 
 /// Builds the configured transcriber. Loading can fail (a missing model); the
 /// error's sentence is what `closed_why` shows.
-public enum EngineFactory {
+package enum EngineFactory {
     /// The model name to show before the engine has loaded.
-    public static func modelLabel(for config: EarsConfig) -> String {
+    package static func modelLabel(for config: EarsConfig) -> String {
         switch config.engine {
         case .pocketsphinx: return config.model ?? PocketSphinxModel.defaultDirectory
         case .vosk:
@@ -21,7 +21,7 @@ public enum EngineFactory {
     /// Fewest filler words the model must know before a grammar is used: with
     /// too few, Vosk snaps unrelated speech onto the phrase (the Korean model
     /// has no `[unk]` to absorb it).
-    public static let minimumKnownFillers = 20
+    package static let minimumKnownFillers = 20
 
     /// The runtime grammar for Vosk, or nil for free decoding. With
     /// `[engine] vosk_grammar = on` (the default; see docs/performance.md) the
@@ -44,7 +44,7 @@ public enum EngineFactory {
 
     /// Loads the engine named in `config`: for PocketSphinx, the keyphrase
     /// spotter or the transcriber, as `[wake] spotter` says.
-    public static func make(for config: EarsConfig) throws(TranscriberError) -> any Transcriber {
+    package static func make(for config: EarsConfig) throws(TranscriberError) -> any Transcriber {
         switch config.engine {
         case .pocketsphinx:
             let model = try PocketSphinxModel.locate(in: config.model)
@@ -65,7 +65,7 @@ public enum EngineFactory {
     /// What an ear hears with: the configured engine (the acoustic route),
     /// the phrases' trained models, or both — the engine for the phrases
     /// without a model beside the models for those with one.
-    public enum Engines {
+    package enum Engines {
         /// No phrase has a trained model (or `trained_models = off`).
         case acoustic(any Transcriber)
         /// Every phrase has one: no other engine is loaded.
@@ -74,7 +74,7 @@ public enum EngineFactory {
         case both(acoustic: any Transcriber, trained: NeuralTranscriber)
 
         /// The engine the ear's gate and suppressor sit in front of.
-        public var main: any Transcriber {
+        package var main: any Transcriber {
             switch self {
             case let .acoustic(engine), let .both(engine, _): return engine
             case let .trained(engine): return engine
@@ -82,7 +82,7 @@ public enum EngineFactory {
         }
 
         /// The trained engine, when there is one.
-        public var trained: NeuralTranscriber? {
+        package var trained: NeuralTranscriber? {
             switch self {
             case .acoustic: return nil
             case let .trained(engine), let .both(_, engine): return engine
@@ -93,13 +93,13 @@ public enum EngineFactory {
     /// The configuration the verifier is loaded for: every phrase when trained
     /// detections go through its sound-alike contest (`trained_contest`),
     /// else only the phrases the acoustic engine hears.
-    public static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
+    package static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
         config.trainedContest ? config : untrained(config, trained: trained)
     }
 
     /// `config` with only the phrases that `trained` does not hear: what the
     /// acoustic engine is for.
-    public static func untrained(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
+    package static func untrained(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
         guard let trained else { return config }
         var rest = config
         let heard = Set(trained.models.map(\.phrase))
@@ -110,7 +110,7 @@ public enum EngineFactory {
     /// Loads the engines for `config`: the trained models of the phrases
     /// that have one (`TrainedModels`) on the shared speech front end, and
     /// the configured engine for the others.
-    public static func engines(for config: EarsConfig) throws(TranscriberError) -> Engines {
+    package static func engines(for config: EarsConfig) throws(TranscriberError) -> Engines {
         let found = try TrainedModels.load(for: config)
         guard !found.isEmpty else { return .acoustic(try make(for: config)) }
         let neural = try NeuralTranscriber(embedder: try OpenWakeWordEmbedder.locate(), models: found.map(\.model),
@@ -124,7 +124,7 @@ public enum EngineFactory {
     /// The ear for `engines`: the gate and noise suppressor `config` asks for
     /// sit in front of the acoustic engine; trained models hear every chunk
     /// as captured, as they were trained.
-    public static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
+    package static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         switch engines {
         case let .acoustic(engine):
             return try ear(for: config, transcriber: engine, meter: meter)
@@ -138,7 +138,7 @@ public enum EngineFactory {
     }
 
     /// The noise suppressor `config` asks for, or nil when it is off.
-    public static func suppressor(for config: EarsConfig) throws(TranscriberError) -> (any NoiseSuppressor)? {
+    package static func suppressor(for config: EarsConfig) throws(TranscriberError) -> (any NoiseSuppressor)? {
         guard config.noiseSuppression else { return nil }
         do throws(NoiseSuppressorError) {
             return try SpeexNoiseSuppressor(suppressionDecibels: config.noiseSuppressionDecibels)
@@ -148,7 +148,7 @@ public enum EngineFactory {
     }
 
     /// The ear for `config` around `transcriber`: gate and noise suppressor as configured.
-    public static func ear(for config: EarsConfig, transcriber: any Transcriber, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
+    package static func ear(for config: EarsConfig, transcriber: any Transcriber, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
             suppressor: try suppressor(for: config), meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
     }
@@ -156,7 +156,7 @@ public enum EngineFactory {
     /// The verifier for `config`: PocketSphinx's, for English phrases, when
     /// `[wake] verifier` is on; nil otherwise (Vosk, or off). A verifier that
     /// cannot load is reported by its error; the caller decides.
-    public static func verifier(for config: EarsConfig, soundAlikes: [String: [String]],
+    package static func verifier(for config: EarsConfig, soundAlikes: [String: [String]],
                                 pronouncer: any Pronouncer) throws(TranscriberError) -> (any WakeVerifier)? {
         guard config.verifier, config.engine == .pocketsphinx, !config.phrases.isEmpty else { return nil }
         let model = try PocketSphinxModel.locate(in: config.model)

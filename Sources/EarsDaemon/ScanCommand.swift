@@ -31,10 +31,10 @@ import EarsFiles
 /// any order (ScanOrderTests). Unlike `ears listen`, which keeps what the
 /// engine adapted to its one microphone, nothing learned on one file carries
 /// into the next.
-public enum ScanCommand {
+package enum ScanCommand {
     /// Runs the scan; returns the process exit status. `log` takes the
     /// `--verbose` debug lines (load timings, per-file counts; never text heard).
-    public static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
+    package static func run(_ options: ScanOptions, config: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping (String) -> Void, log: EarsLog = .silent) -> Int32 {
         let engines: EngineFactory.Engines
         let loadStarted = ProcessClock.monotonicSeconds()

@@ -6,25 +6,25 @@ import Synchronization
 /// The audio owner publishes a fresh `StatusReport` after each chunk and each
 /// phase change; the status server's thread reads a copy. Only content-free
 /// figures go in, because `StatusReport` has no field for anything else.
-public final class StatusBoard: Sendable {
+package final class StatusBoard: Sendable {
     private let state: Mutex<StatusReport>
     private let startedAt: Double
     private let clock: @Sendable () -> Double
 
     /// Makes a board for `engine`/`model`, starting its uptime now.
-    public init(engine: String, model: String, clock: @escaping @Sendable () -> Double) {
+    package init(engine: String, model: String, clock: @escaping @Sendable () -> Double) {
         state = Mutex(StatusReport(engine: engine, model: model))
         self.clock = clock
         startedAt = clock()
     }
 
     /// Changes the report under the lock.
-    public func update(_ change: (inout StatusReport) -> Void) {
+    package func update(_ change: (inout StatusReport) -> Void) {
         state.withLock { change(&$0) }
     }
 
     /// A copy of the report with uptime and "seconds since audio" computed now.
-    public func snapshot() -> StatusReport {
+    package func snapshot() -> StatusReport {
         let now = clock()
         return state.withLock { report in
             var copy = report

@@ -7,9 +7,9 @@ import EarsStatus
 /// 404, other methods on a known path 405 with `Allow`. Nothing here can
 /// carry transcript text: the only bodies are `StatusReport.json()` and
 /// `StatusReport.prometheusText(version:)`.
-public enum StatusRoutes {
+package enum StatusRoutes {
     /// Answers one request from the board's current snapshot.
-    public static func answer(_ request: HTTPRequest, board: StatusBoard, taps: TapRequests? = nil) -> HTTPResponse {
+    package static func answer(_ request: HTTPRequest, board: StatusBoard, taps: TapRequests? = nil) -> HTTPResponse {
         let path = request.path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.path
         switch path {
         case "/ears":

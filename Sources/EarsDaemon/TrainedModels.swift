@@ -12,32 +12,32 @@ import Foundation
 /// another format version — is an error whose sentence names the file and
 /// `ears train` as the fix: `ears listen` closes with it, `ears scan` exits
 /// with it. Nothing is loaded into an engine here.
-public enum TrainedModels {
+package enum TrainedModels {
     /// One phrase's model, as found on disk.
-    public struct Found: Sendable {
+    package struct Found: Sendable {
         /// The configured phrase the model is for (its text is what wakes report).
-        public var phrase: WakePhrase
+        package var phrase: WakePhrase
         /// The model, its phrase set to the configured text.
-        public var model: WakeModel
+        package var model: WakeModel
         /// The file it was read from.
-        public var path: String
+        package var path: String
     }
 
     /// The models directory for `config` (`PhraseModelDirectory`).
-    public static func directory(for config: EarsConfig) -> String {
+    package static func directory(for config: EarsConfig) -> String {
         PhraseModelDirectory.resolve(configured: config.modelsDirectory, environment: ProcessInfo.processInfo.environment,
                                      userID: getuid())
     }
 
     /// The path `phrase`'s model has (or would have) in `config`'s models directory.
-    public static func path(of phrase: String, config: EarsConfig) -> String {
+    package static func path(of phrase: String, config: EarsConfig) -> String {
         directory(for: config) + "/" + PhraseModelDirectory.fileName(forPhrase: phrase)
     }
 
     /// The models of `config`'s phrases that have one, in phrase order; none
     /// when `[wake] trained_models` is off. Throws for a file that is there
     /// but unusable.
-    public static func load(for config: EarsConfig) throws(TranscriberError) -> [Found] {
+    package static func load(for config: EarsConfig) throws(TranscriberError) -> [Found] {
         guard config.trainedModels else { return [] }
         var found: [Found] = []
         for phrase in config.phrases {
@@ -52,7 +52,7 @@ public enum TrainedModels {
 
     /// The model at `path`, nil when there is no file; throws when there is
     /// one that cannot be used.
-    public static func read(_ path: String, phrase: String) throws(TranscriberError) -> WakeModel? {
+    package static func read(_ path: String, phrase: String) throws(TranscriberError) -> WakeModel? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .engineFailed(engine: "trained", detail: "the model file \(path) cannot be read; check its permissions, or run ears train \"\(phrase)\" again")
@@ -67,7 +67,7 @@ public enum TrainedModels {
     /// What identifies the model files `config` would load (path, size,
     /// modification time, or absence), so a reload can tell that `ears train`
     /// wrote a new one since the engine loaded.
-    public static func signature(for config: EarsConfig) -> [String] {
+    package static func signature(for config: EarsConfig) -> [String] {
         guard config.trainedModels else { return [] }
         return config.phrases.map { phrase in
             let path = path(of: phrase.text, config: config)

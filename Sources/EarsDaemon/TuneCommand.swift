@@ -2,19 +2,19 @@ import EarsCore
 import EarsFiles
 
 /// `ears tune` options.
-public struct TuneOptions: Equatable {
-    public var overrides = ConfigOverrides()
+package struct TuneOptions: Equatable {
+    package var overrides = ConfigOverrides()
     /// Files that hold the phrase: each should wake.
-    public var files: [String] = []
+    package var files: [String] = []
     /// `--negative FILE` (repeatable): files that must not wake.
-    public var negatives: [String] = []
+    package var negatives: [String] = []
     /// `--plot PATH`: a PNG of each file's scores over time with the threshold.
-    public var plotPath: String?
+    package var plotPath: String?
     /// `--show-text`: also print what the engine heard in each file (for the user's own files).
-    public var showText = false
+    package var showText = false
     /// `--json`: JSON lines instead of a table.
-    public var json = false
-    public init() {}
+    package var json = false
+    package init() {}
 }
 
 /// `ears tune FILE… [--negative FILE…]`: for each file and phrase, the best
@@ -36,7 +36,7 @@ public struct TuneOptions: Equatable {
 ///
 /// Privacy: numbers only, unless `--show-text`; the plot's data go to
 /// gnuplot through a pipe and only the PNG is written.
-public enum TuneCommand {
+package enum TuneCommand {
     /// What the sweep moves.
     enum Swept: Equatable {
         /// `[wake] verifier_threshold`: the verifier's calibrated score decides.
@@ -68,7 +68,7 @@ public enum TuneCommand {
     }
 
     /// Runs the tuning; returns the process exit status.
-    public static func run(_ options: TuneOptions, config: EarsConfig, output: @escaping (String) -> Void,
+    package static func run(_ options: TuneOptions, config: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping (String) -> Void) -> Int32 {
         let engines: EngineFactory.Engines
         let pronouncer = DetectorFactory.pronouncer(for: config)

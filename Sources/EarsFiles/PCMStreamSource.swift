@@ -14,21 +14,21 @@ import EarsCore
 /// Standard input or a FIFO as an `AudioSource`: 16 kHz mono S16 chunks of
 /// `AudioFormat.chunkSamples` (the last possibly shorter), then nil at the
 /// end of the stream. Read as fast as the writer writes. Used from one thread.
-public final class PCMStreamSource: AudioSource {
+package final class PCMStreamSource: AudioSource {
     /// `-` for standard input, else the FIFO's path as given.
-    public let path: String
+    package let path: String
 
     /// `stdin` or the FIFO's file name, for logs and error sentences.
-    public var sourceName: String { path == Self.standardInput ? "stdin" : path }
+    package var sourceName: String { path == Self.standardInput ? "stdin" : path }
 
     /// Always 0: a stream has no overruns ears could see.
-    public private(set) var recoveries = 0
+    package private(set) var recoveries = 0
 
     /// The stream's own format once its header has been read; nil before.
-    public private(set) var format: PCMStreamHeader.Format?
+    package private(set) var format: PCMStreamHeader.Format?
 
     /// The operand that means standard input.
-    public static let standardInput = "-"
+    package static let standardInput = "-"
 
     /// Bytes asked of each `read(2)` (about 100 ms of 16 kHz stereo).
     private static let readBytes = 6_400
@@ -44,14 +44,14 @@ public final class PCMStreamSource: AudioSource {
 
     /// A source for `path`: `-` is standard input, anything else a FIFO (or
     /// other stream) opened for reading at `open()`.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
     /// Opens the stream and reads its header. Opening a FIFO waits for a writer.
     /// - Throws: `.unreadableFile` with the reason (missing path, a WAV
     ///   stream ears cannot read, an unsupported rate).
-    public func open() throws(AudioSourceError) {
+    package func open() throws(AudioSourceError) {
         close()
         if path == Self.standardInput {
             descriptor = dup(STDIN_FILENO)
@@ -90,7 +90,7 @@ public final class PCMStreamSource: AudioSource {
     }
 
     /// Returns the next chunk, or nil once the stream has ended and everything was handed out.
-    public func read() throws(AudioSourceError) -> AudioChunk? {
+    package func read() throws(AudioSourceError) -> AudioChunk? {
         guard descriptor >= 0, let format else { throw .unreadableFile(path: sourceName, detail: "it is not open") }
         while pending.count < AudioFormat.chunkSamples && !(ended && bytes.isEmpty) {
             if !ended { try fill() }
@@ -148,7 +148,7 @@ public final class PCMStreamSource: AudioSource {
     }
 
     /// Closes the stream (standard input itself stays open: only ears' duplicate closes).
-    public func close() {
+    package func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
         bytes = []

@@ -13,16 +13,16 @@ import CSndFile
 import EarsCore
 
 /// What a sound file holds, as libsndfile reports it before any conversion.
-public struct SoundFileInfo: Sendable, Equatable {
+package struct SoundFileInfo: Sendable, Equatable {
     /// The file's own sample rate, in Hz.
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// The file's channel count (downmixed to one when read).
-    public let channels: Int
+    package let channels: Int
     /// Frames (samples per channel) in the file, at the file's rate.
-    public let frames: Int64
+    package let frames: Int64
 
     /// The file's duration, in seconds.
-    public var seconds: Double { Double(frames) / Double(sampleRate) }
+    package var seconds: Double { Double(frames) / Double(sampleRate) }
 }
 
 /// One open `SNDFILE`, read-only; closed when this object goes away.
@@ -77,22 +77,22 @@ final class SoundFileHandle {
 /// `AudioFormat.chunkSamples`, the last one possibly shorter, then nil.
 ///
 /// Used from one thread. `recoveries` is always 0: a file has no overruns.
-public final class SoundFileSource: AudioSource {
+package final class SoundFileSource: AudioSource {
     /// The file's path as given.
-    public let path: String
+    package let path: String
     /// Whether `read()` waits so chunks come out at real time, like a microphone.
-    public let pacedAtRealTime: Bool
+    package let pacedAtRealTime: Bool
 
     /// The file name without its directories, for logs and the status socket.
-    public var sourceName: String {
+    package var sourceName: String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// Always 0; part of `AudioSource`.
-    public private(set) var recoveries = 0
+    package private(set) var recoveries = 0
 
     /// The file's own format; nil until `open()` succeeds.
-    public var info: SoundFileInfo? { file?.info }
+    package var info: SoundFileInfo? { file?.info }
 
     /// Frames decoded per libsndfile call, at the file's rate (~93 ms at 44.1 kHz).
     private static let blockFrames = 4_096
@@ -117,14 +117,14 @@ public final class SoundFileSource: AudioSource {
     ///   - pacedAtRealTime: True for `ears listen --input FILE` (chunk N is
     ///     returned no sooner than (N+1) × 100 ms after `open()`); false for
     ///     `ears scan` (as fast as decoding goes).
-    public init(path: String, pacedAtRealTime: Bool) {
+    package init(path: String, pacedAtRealTime: Bool) {
         self.path = path
         self.pacedAtRealTime = pacedAtRealTime
     }
 
     /// Opens the file and prepares the resampler; reopening starts over.
     /// - Throws: `.unreadableFile` with libsndfile's (or libsamplerate's) words.
-    public func open() throws(AudioSourceError) {
+    package func open() throws(AudioSourceError) {
         close()
         let handle = try SoundFileHandle(path: path)
         if handle.info.sampleRate != AudioFormat.sampleRate {
@@ -146,7 +146,7 @@ public final class SoundFileSource: AudioSource {
     /// Returns the next chunk, or nil once the whole file has been returned.
     /// Paced sources sleep until the chunk's last sample is "due".
     /// - Throws: `.unreadableFile` on a decoding error mid-file or if not open.
-    public func read() throws(AudioSourceError) -> AudioChunk? {
+    package func read() throws(AudioSourceError) -> AudioChunk? {
         guard file != nil else {
             throw .unreadableFile(path: path, detail: "it is not open")
         }
@@ -196,7 +196,7 @@ public final class SoundFileSource: AudioSource {
     }
 
     /// Closes the file and resampler; safe to call any number of times.
-    public func close() {
+    package func close() {
         file = nil
         converter = nil
         pending = []
@@ -211,7 +211,7 @@ public final class SoundFileSource: AudioSource {
     /// Decodes a whole file to 16 kHz mono S16, as fast as possible.
     /// - Returns: All samples (about duration × 16,000).
     /// - Throws: `.unreadableFile` as `open()` and `read()` do.
-    public static func decodeAll(path: String) throws(AudioSourceError) -> [Int16] {
+    package static func decodeAll(path: String) throws(AudioSourceError) -> [Int16] {
         let source = SoundFileSource(path: path, pacedAtRealTime: false)
         try source.open()
         defer { source.close() }

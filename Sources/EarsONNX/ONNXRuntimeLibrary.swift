@@ -22,21 +22,21 @@ import Synchronization
 ///
 /// Immutable after loading and never closed (every session made from it
 /// calls into it), so one instance is shared by the process.
-public final class ONNXRuntimeLibrary: Sendable {
+package final class ONNXRuntimeLibrary: Sendable {
     /// The file name looked for in every search location but the project's.
-    public static let fileName = "libonnxruntime.so"
+    package static let fileName = "libonnxruntime.so"
     /// The environment variable naming the library file; when set, it is the only place looked.
-    public static let environmentVariable = "EARS_ONNXRUNTIME_LIBRARY"
+    package static let environmentVariable = "EARS_ONNXRUNTIME_LIBRARY"
     /// How a person gets the library (the end of the `libraryMissing` sentence).
-    public static let installHint = "run make setup (installs the PyPI onnxruntime wheel into .deps/onnx) or set EARS_ONNXRUNTIME_LIBRARY"
+    package static let installHint = "run make setup (installs the PyPI onnxruntime wheel into .deps/onnx) or set EARS_ONNXRUNTIME_LIBRARY"
     /// Where `make onnx-setup` puts the library, relative to the repository
     /// root (the wheel names the file with its version: libonnxruntime.so.1.20.1).
-    public static let projectRelativeDirectory = ".deps/onnx/onnxruntime/capi"
+    package static let projectRelativeDirectory = ".deps/onnx/onnxruntime/capi"
     /// The runtime version `make onnx-setup` pins (mk/onnx.mk ONNX_VERSION).
-    public static let pinnedVersion = "1.20.1"
+    package static let pinnedVersion = "1.20.1"
     /// The `OrtApi` version requested: the pinned runtime's own (1.20 is API 20).
     /// A runtime older than that answers NULL, and ears says so.
-    public static let apiVersion: UInt32 = 20
+    package static let apiVersion: UInt32 = 20
 
     // MARK: OrtApi field indices (struct OrtApi, onnxruntime_c_api.h, append-only)
 
@@ -142,9 +142,9 @@ public final class ONNXRuntimeLibrary: Sendable {
     typealias GetDimensions = @convention(c) (OpaquePointer, UnsafeMutablePointer<Int64>, Int) -> OpaquePointer?
 
     /// The file that was opened.
-    public let path: String
+    package let path: String
     /// What the library says its version is (`GetVersionString`).
-    public let version: String
+    package let version: String
 
     let getErrorMessage: GetErrorMessage
     let releaseStatus: Release
@@ -181,7 +181,7 @@ public final class ONNXRuntimeLibrary: Sendable {
     /// `libraryMissing` (naming where it looked) or `engineFailed` when the
     /// file opened but is not a usable ONNX Runtime. A failure is not kept:
     /// a daemon that retries finds a library installed after it started.
-    public static func shared() throws(TranscriberError) -> ONNXRuntimeLibrary {
+    package static func shared() throws(TranscriberError) -> ONNXRuntimeLibrary {
         try loaded.withLock { (library: inout ONNXRuntimeLibrary?) throws(TranscriberError) -> ONNXRuntimeLibrary in
             if let library { return library }
             let opened = try ONNXRuntimeLibrary()
@@ -196,7 +196,7 @@ public final class ONNXRuntimeLibrary: Sendable {
     /// nearest ancestor of the executable's directory, then of the current
     /// directory, that has it, `/usr/local/lib/ears/`, `/usr/lib/ears/`, and
     /// last the bare name, for the dynamic linker.
-    public static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment,
                                    currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
@@ -211,7 +211,7 @@ public final class ONNXRuntimeLibrary: Sendable {
 
     /// The first search path that is an existing file (the bare name is not
     /// checked here), or nil: what the status report shows without loading.
-    public static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         searchPaths(environment: environment).first { $0.contains("/") && ONNXSearch.isFile($0) }
     }
 
@@ -323,24 +323,24 @@ public final class ONNXRuntimeLibrary: Sendable {
 }
 
 /// An ONNX Runtime call that failed: which one and what the runtime said.
-public struct ONNXError: Error, Equatable, Sendable {
+package struct ONNXError: Error, Equatable, Sendable {
     /// The C API function (and what it was for), e.g. "CreateSession (melspectrogram.onnx)".
-    public var operation: String
+    package var operation: String
     /// ONNX Runtime's own message.
-    public var message: String
+    package var message: String
 
-    public init(operation: String, message: String) {
+    package init(operation: String, message: String) {
         self.operation = operation
         self.message = message
     }
 
     /// One sentence for logs.
-    public var sentence: String {
+    package var sentence: String {
         "ONNX Runtime failed in \(operation): \(message.trimmingCharacters(in: .whitespacesAndNewlines))"
     }
 
     /// The error as the engines report it (`engineFailed` for "onnxruntime").
-    public var transcriberError: TranscriberError {
+    package var transcriberError: TranscriberError {
         .engineFailed(engine: "onnxruntime", detail: sentence)
     }
 }

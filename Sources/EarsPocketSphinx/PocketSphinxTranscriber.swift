@@ -16,9 +16,9 @@ import Foundation
 /// `start` and `reset` keep both, so a long-running listener stays adapted to
 /// its microphone; `forgetAdaptation` puts both back as they were after
 /// loading, so that separate files each start from the same state.
-public final class PocketSphinxTranscriber: Transcriber {
-    public let engineName = "pocketsphinx"
-    public let modelName: String
+package final class PocketSphinxTranscriber: Transcriber {
+    package let engineName = "pocketsphinx"
+    package let modelName: String
 
     private let engine: PocketSphinxDecoder
     private var decoder: OpaquePointer { engine.handle }
@@ -38,12 +38,12 @@ public final class PocketSphinxTranscriber: Transcriber {
     /// fires on partials, and on the benchmark turning them off kept clean
     /// recall equal while cutting CPU by about a fifth and peak memory by
     /// about 20 MB (docs/performance.md).
-    public static let defaultArguments = ["-fwdflat", "no", "-bestpath", "no"]
+    package static let defaultArguments = ["-fwdflat", "no", "-bestpath", "no"]
 
     /// Loads the model (Debian's en-us unless `model` says otherwise).
     /// `extraArguments` are PocketSphinx flags, e.g. `["-kws_threshold", "1e-20"]`.
     /// Throws `modelMissing` with the install command, or `engineFailed`.
-    public init(model: PocketSphinxModel, extraArguments: [String] = [],
+    package init(model: PocketSphinxModel, extraArguments: [String] = [],
                 boostedPhrases: [String] = [], boostWeight: Float = 0) throws(TranscriberError) {
         engine = try PocketSphinxDecoder(model: model, arguments: ["-lm", model.languageModel] + Self.defaultArguments + extraArguments)
         self.modelName = model.directory
@@ -88,7 +88,7 @@ public final class PocketSphinxTranscriber: Transcriber {
         if decoding { ps_end_utt(decoder) }
     }
 
-    public func start(atSample startSample: Int64) throws(TranscriberError) {
+    package func start(atSample startSample: Int64) throws(TranscriberError) {
         reset()
         streamStartSample = startSample
         samplesFed = 0
@@ -96,7 +96,7 @@ public final class PocketSphinxTranscriber: Transcriber {
         decoding = true
     }
 
-    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+    package func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         guard decoding, !samples.isEmpty else { return [] }
         // Audio time follows the caller's clock: a gate may skip silence.
         samplesFed = startSample - streamStartSample
@@ -128,7 +128,7 @@ public final class PocketSphinxTranscriber: Transcriber {
         return pieces
     }
 
-    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] {
         guard decoding else { return [] }
         if inUtterance { return try closeUtterance(restart: false) }
         try call("ps_end_utt") { ps_end_utt(decoder) }
@@ -136,7 +136,7 @@ public final class PocketSphinxTranscriber: Transcriber {
         return []
     }
 
-    public func reset() {
+    package func reset() {
         if decoding { ps_end_utt(decoder) }
         decoding = false
         inUtterance = false
@@ -146,7 +146,7 @@ public final class PocketSphinxTranscriber: Transcriber {
     /// `reset`, then the cepstral mean (and gain control, for a model that
     /// uses it) back to what they were after loading, and a new stream
     /// (`ps_start_stream`: the front end's noise estimate starts again).
-    public func forgetAdaptation() {
+    package func forgetAdaptation() {
         reset()
         loadedAdaptation.restore(into: decoder)
         ps_start_stream(decoder)

@@ -18,11 +18,11 @@ import Foundation
 /// The acoustic model is loaded a second time (PocketSphinx 5prealpha
 /// cannot share one between decoders); docs/benchmark.md gives the peak RSS.
 /// Used from one thread.
-public final class PocketSphinxVerifier: WakeVerifier {
+package final class PocketSphinxVerifier: WakeVerifier {
     /// Shortest window measured (0.1 s); a shorter one counts as no evidence at all.
-    public static let shortestWindowSamples = 1600
+    package static let shortestWindowSamples = 1600
     /// Average seconds per phone used for the expected phrase duration.
-    public static let secondsPerPhone = 0.08
+    package static let secondsPerPhone = 0.08
 
     private let engine: PocketSphinxDecoder
     /// The channel estimate as loaded: every search of every window starts
@@ -54,7 +54,7 @@ public final class PocketSphinxVerifier: WakeVerifier {
     /// search for it and one for its `soundAlikes` (phrase text → alikes;
     /// alikes with unknown words are left out). Words the dictionary lacks
     /// are added with `fallback`'s phones. Throws when the model cannot load.
-    public init(model: PocketSphinxModel, phrases: [String], soundAlikes: [String: [String]],
+    package init(model: PocketSphinxModel, phrases: [String], soundAlikes: [String: [String]],
                 fallback: (String) -> [String]? = { _ in nil },
                 textScore: @escaping (_ phrase: String, _ transcript: String) -> Double) throws(TranscriberError) {
         self.textScore = textScore
@@ -116,7 +116,7 @@ public final class PocketSphinxVerifier: WakeVerifier {
         "#JSGF V1.0;\ngrammar wake;\npublic <wake> = " + alternatives.joined(separator: " | ") + ";\n"
     }
 
-    public func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+    package func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         let words = TextNormalizer.words(phrase).joined(separator: " ")
         guard let search = searches[words] else { return nil }
         guard audio.count >= Self.shortestWindowSamples else {

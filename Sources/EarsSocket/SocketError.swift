@@ -10,7 +10,7 @@ import Glibc
 ///
 /// Public (the rest of EarsSocket is `package`) because the public servers
 /// and clients in EarsStatus and EarsWyoming throw it.
-public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A system call returned -1. `call` is the C function's name (for
     /// example `"bind"`), `path` the socket or directory it acted on (or a
     /// label such as `"wake pipe"`), `errno` the raw error number.
@@ -42,7 +42,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     case unresolvedHost(path: String, host: String, detail: String)
 
     /// What makes a runtime directory unsafe to hold a socket.
-    public enum DirectoryProblem: Sendable, Equatable {
+    package enum DirectoryProblem: Sendable, Equatable {
         /// It is a symbolic link (which could be re-pointed under us).
         case symbolicLink
         /// It exists but is not a directory.
@@ -59,7 +59,7 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line for logs: what failed, then what to do, for example
     /// `bind(/run/ears/status.sock): Permission denied (errno 13); check that
     /// the user ears runs as may write to /run/ears`.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .system(call, path, code):
             let what = "\(call)(\(path)): \(Self.text(code)) (errno \(code))"

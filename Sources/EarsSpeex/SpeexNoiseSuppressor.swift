@@ -8,24 +8,24 @@ import EarsCore
 /// This class is the only owner of the preprocessor state and frees it in
 /// `deinit`. On the benchmark (docs/benchmark.md) it costs under 0.001 CPU s
 /// per audio s. Used from one thread.
-public final class SpeexNoiseSuppressor: NoiseSuppressor {
+package final class SpeexNoiseSuppressor: NoiseSuppressor {
     /// Samples per speexdsp frame: 10 ms at 16 kHz.
-    public static let frameSamples = 160
+    package static let frameSamples = 160
     /// Quietest allowed suppression, in dB (speexdsp's own default is -15).
-    public static let mildestDecibels = -1
+    package static let mildestDecibels = -1
     /// Strongest allowed suppression, in dB.
-    public static let strongestDecibels = -60
+    package static let strongestDecibels = -60
 
     /// How far noise is pushed down, in dB (negative).
-    public let suppressionDecibels: Int
-    public var label: String { "speexdsp \(suppressionDecibels) dB" }
+    package let suppressionDecibels: Int
+    package var label: String { "speexdsp \(suppressionDecibels) dB" }
 
     private var state: OpaquePointer
     private let chunker = FrameChunker(frameSamples: SpeexNoiseSuppressor.frameSamples)
 
     /// Makes a denoiser at `suppressionDecibels` (from -60 to -1). Throws
     /// when the level is out of range or speexdsp refuses the state or a setting.
-    public init(suppressionDecibels: Int) throws(NoiseSuppressorError) {
+    package init(suppressionDecibels: Int) throws(NoiseSuppressorError) {
         guard (Self.strongestDecibels...Self.mildestDecibels).contains(suppressionDecibels) else {
             throw .badSetting("noise suppression of \(suppressionDecibels) dB is outside \(Self.strongestDecibels) to \(Self.mildestDecibels) dB")
         }
@@ -35,7 +35,7 @@ public final class SpeexNoiseSuppressor: NoiseSuppressor {
 
     deinit { speex_preprocess_state_destroy(state) }
 
-    public func denoise(_ samples: [Int16]) -> [Int16] {
+    package func denoise(_ samples: [Int16]) -> [Int16] {
         chunker.map(samples) { frame in
             frame.withUnsafeMutableBufferPointer { buffer in
                 // The return value is the voice detector's verdict, which is off.
@@ -47,7 +47,7 @@ public final class SpeexNoiseSuppressor: NoiseSuppressor {
     /// speexdsp has no call that forgets the noise estimate, so a fresh state
     /// with the same settings replaces the old one (these settings were
     /// accepted once; should speexdsp refuse them now, the old state stays).
-    public func reset() {
+    package func reset() {
         guard let fresh = try? Self.makeState(suppressionDecibels: suppressionDecibels) else { return }
         speex_preprocess_state_destroy(state)
         state = fresh

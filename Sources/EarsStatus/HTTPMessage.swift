@@ -6,19 +6,19 @@
 /// Deliberately minimal: the status API is keyed by method and path, so
 /// headers are checked (see `HTTPRequestDecoder`) but not kept, and bodies
 /// are never read (nor buffered, nor logged).
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// The request method exactly as sent, for example `"GET"` or `"HEAD"`.
     /// Methods are case-sensitive (RFC 9110 §9.1), so it is not normalised.
-    public var method: String
+    package var method: String
 
     /// The request target's path as sent, with the query string (everything
     /// from `?`) removed, for example `"/ears"`. Not percent-decoded: no
     /// route needs it, so `/%65ars` is simply not `/ears`. An absolute-form
     /// target (`http://host/ears`) is reduced to its path.
-    public var path: String
+    package var path: String
 
     /// Creates a request; used by the decoder and by route-table tests.
-    public init(method: String, path: String) {
+    package init(method: String, path: String) {
         self.method = method
         self.path = path
     }
@@ -28,26 +28,26 @@ public struct HTTPRequest: Sendable, Equatable {
 ///
 /// The server adds `Content-Length` and `Connection: close` itself and drops
 /// the body for `HEAD` (see `encoded(headOnly:)`).
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
     /// The status code, 100...999. Anything else makes the server send a
     /// 500 instead (see `encoded(headOnly:)`).
-    public var status: Int
+    package var status: Int
 
     /// The `Content-Type` header value, for example `"application/json"`.
-    public var contentType: String
+    package var contentType: String
 
     /// Further response headers by name (sent in name order, after
     /// `Content-Type`). Names must be HTTP tokens and values must not
     /// contain CR, LF or NUL; `Content-Length`, `Connection` and
     /// `Transfer-Encoding` are the server's to set. A response breaking
     /// these rules is replaced by a 500.
-    public var headers: [String: String]
+    package var headers: [String: String]
 
     /// The body bytes, sent as they are.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Creates a response from raw body bytes.
-    public init(status: Int, contentType: String, headers: [String: String] = [:], body: [UInt8]) {
+    package init(status: Int, contentType: String, headers: [String: String] = [:], body: [UInt8]) {
         self.status = status
         self.contentType = contentType
         self.headers = headers
@@ -55,24 +55,24 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// Creates a response whose body is `body` encoded as UTF-8.
-    public init(status: Int, contentType: String, headers: [String: String] = [:], body: String) {
+    package init(status: Int, contentType: String, headers: [String: String] = [:], body: String) {
         self.init(status: status, contentType: contentType, headers: headers, body: Array(body.utf8))
     }
 
     /// The body decoded as UTF-8 (invalid sequences repaired), for tests
     /// and diagnostics.
-    public var bodyText: String {
+    package var bodyText: String {
         String(decoding: body, as: UTF8.self)
     }
 
     /// A JSON document, `application/json`. `json` is sent verbatim; the
     /// caller is responsible for it being valid JSON.
-    public static func json(_ json: String, status: Int = 200) -> HTTPResponse {
+    package static func json(_ json: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: json)
     }
 
     /// Plain UTF-8 text, `text/plain; charset=utf-8`.
-    public static func text(_ text: String, status: Int = 200) -> HTTPResponse {
+    package static func text(_ text: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "text/plain; charset=utf-8", body: text)
     }
 
@@ -80,12 +80,12 @@ public struct HTTPResponse: Sendable, Equatable {
     /// that name a version, for example
     /// `"text/plain; version=0.0.4; charset=utf-8"` (Prometheus). `text` is
     /// sent verbatim; `contentType` must not contain CR or LF.
-    public static func text(_ text: String, contentType: String, status: Int = 200) -> HTTPResponse {
+    package static func text(_ text: String, contentType: String, status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, contentType: contentType, body: text)
     }
 
     /// 404 with a one-line plain-text body.
-    public static var notFound: HTTPResponse {
+    package static var notFound: HTTPResponse {
         .text("not found\n", status: 404)
     }
 
@@ -93,7 +93,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///
     /// - Parameter allow: the methods the resource does support, as the
     ///   header value, for example `"GET, HEAD"`.
-    public static func methodNotAllowed(allow: String) -> HTTPResponse {
+    package static func methodNotAllowed(allow: String) -> HTTPResponse {
         HTTPResponse(
             status: 405, contentType: "text/plain; charset=utf-8",
             headers: ["Allow": allow], body: "method not allowed\n")
@@ -102,7 +102,7 @@ public struct HTTPResponse: Sendable, Equatable {
     /// 500 with a one-line plain-text body. The server falls back to it when
     /// a handler's response cannot be sent as given (bad status code, header
     /// value with a line break).
-    public static var internalServerError: HTTPResponse {
+    package static var internalServerError: HTTPResponse {
         .text("internal server error\n", status: 500)
     }
 }

@@ -29,20 +29,20 @@ import Synchronization
 ///
 /// Lifetime: serving starts in `init` and ends at `stop()` or `deinit`,
 /// whichever comes first; after that the socket file is gone.
-public final class StatusServer: Sendable {
+package final class StatusServer: Sendable {
     /// How many clients are served at once, and for how long each.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Most connections held at once; see the type's notes for who makes
         /// room for a newcomer.
-        public var connections: Int
+        package var connections: Int
         /// Seconds from accept after which a connection is closed, whatever
         /// it is doing: reading the head, writing the answer, or waiting for
         /// the client to close.
-        public var requestDeadlineSeconds: Double
+        package var requestDeadlineSeconds: Double
 
         /// Limits; the defaults are `StatusServer.connectionLimit` and
         /// `StatusServer.requestDeadlineSeconds`.
-        public init(connections: Int = StatusServer.connectionLimit,
+        package init(connections: Int = StatusServer.connectionLimit,
                     requestDeadlineSeconds: Double = StatusServer.requestDeadlineSeconds) {
             self.connections = max(1, connections)
             self.requestDeadlineSeconds = requestDeadlineSeconds
@@ -52,19 +52,19 @@ public final class StatusServer: Sendable {
     /// The default for `Limits.connections`: room for far more status
     /// clients than a machine has, and at most 256 descriptors and 256 ×
     /// 8 KiB of request heads.
-    public static let connectionLimit = 256
+    package static let connectionLimit = 256
 
     /// The default for `Limits.requestDeadlineSeconds`: any real client
     /// sends its request and reads the answer in milliseconds; 5 s leaves a
     /// loaded machine plenty, and bounds how long a trickling client holds a
     /// slot.
-    public static let requestDeadlineSeconds: Double = 5
+    package static let requestDeadlineSeconds: Double = 5
 
     /// The socket path this server listens on.
-    public let socketPath: String
+    package let socketPath: String
 
     /// The limits it serves with.
-    public let limits: Limits
+    package let limits: Limits
 
     /// The poll thread's state; `nil` here once stopped.
     private let running: Mutex<StatusServerLoop?>
@@ -84,7 +84,7 @@ public final class StatusServer: Sendable {
     ///     thread (see the type's notes).
     /// - Throws: `StatusServerError` if the socket or the wake pipe cannot
     ///   be set up. Nothing is left behind on failure.
-    public init(
+    package init(
         socketPath: String,
         mode: mode_t = 0o660,
         groupID: gid_t? = nil,
@@ -127,7 +127,7 @@ public final class StatusServer: Sendable {
     }
 
     /// Whether the server is still serving (`stop()` not yet called).
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         running.withLock { $0 != nil }
     }
 
@@ -137,7 +137,7 @@ public final class StatusServer: Sendable {
     ///
     /// Connections in progress are cut off; clients still in the listen
     /// backlog see a reset, new ones find no socket file.
-    public func stop() {
+    package func stop() {
         running.withLock { state in
             guard let loop = state.take() else { return }
             // Unlink before waiting for the thread, so that new clients fail

@@ -5,14 +5,14 @@ import EarsSocket
 /// Socket failures (directory, bind, permissions) are `SocketError`s from
 /// EarsSocket, wrapped; only what is specific to serving HTTP is its own case.
 /// The `description` is meant for operators and never contains request data.
-public enum StatusServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StatusServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Setting up the Unix socket failed; the wrapped error names the step,
     /// the path and what to do.
     case socket(SocketError)
 
     /// One line for logs, for example
     /// `bind(/run/ears/status.sock): Permission denied (errno 13); check …`.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .socket(error):
             return error.description

@@ -4,17 +4,17 @@ import EarsCore
 /// by one `sox` run over pipes (raw 16-bit in, raw 16-bit out, nothing on
 /// disk), then gain and noise in Swift (`NoiseGenerator`, seeded by the
 /// augmentation, so the same clip always comes out the same).
-public struct AudioAugmenter: Sendable {
+package struct AudioAugmenter: Sendable {
     /// The sample rate in and out, in Hz.
-    public static let sampleRate = SpeechSynthesizer.sampleRate
+    package static let sampleRate = SpeechSynthesizer.sampleRate
 
     /// An augmenter; it holds nothing.
-    public init() {}
+    package init() {}
 
     /// `samples` roughened by `augmentation`. `babble` is other speech (16
     /// kHz) to build babble noise from; without it babble falls back to pink.
     /// Throws when sox is missing or fails.
-    public func apply(_ augmentation: Augmentation, to samples: [Int16], babble: [[Int16]] = []) throws(SynthError) -> [Int16] {
+    package func apply(_ augmentation: Augmentation, to samples: [Int16], babble: [[Int16]] = []) throws(SynthError) -> [Int16] {
         guard !samples.isEmpty else { return samples }
         var audio = samples
         if augmentation.needsSoxEffects {
@@ -40,12 +40,12 @@ public struct AudioAugmenter: Sendable {
 
     /// Samples below this fraction of the clip's peak at either end count as
     /// the synthesizer's own silence (about -34 dB).
-    public static let silenceFraction = 0.02
+    package static let silenceFraction = 0.02
     /// Samples kept on each side of the trimmed speech (10 ms), so no onset is cut.
-    public static let trimMarginSamples = 160
+    package static let trimMarginSamples = 160
 
     /// `samples` without the quiet at either end (see `silenceFraction`).
-    public static func trimmed(_ samples: [Int16]) -> [Int16] {
+    package static func trimmed(_ samples: [Int16]) -> [Int16] {
         let peak = samples.reduce(0) { max($0, abs(Int($1))) }
         let floor = Int(Double(peak) * silenceFraction)
         guard peak > 0, let first = samples.firstIndex(where: { abs(Int($0)) > floor }),
@@ -64,7 +64,7 @@ public struct AudioAugmenter: Sendable {
     /// A clip of noise alone, `seconds` long: `augmentation`'s noise kind
     /// (pink when it has none) at `NoiseGenerator.noiseRMS` (−20 dBFS) plus
     /// its gain.
-    public func noiseOnly(seconds: Double, augmentation: Augmentation, babble: [[Int16]] = []) -> [Int16] {
+    package func noiseOnly(seconds: Double, augmentation: Augmentation, babble: [[Int16]] = []) -> [Int16] {
         var generator = NoiseGenerator(seed: augmentation.noiseSeed)
         let count = Int((seconds * Double(Self.sampleRate)).rounded())
         let noise = generator.noise(augmentation.noise ?? .pink, count: count, speech: babble)

@@ -13,23 +13,23 @@ import Synchronization
 /// festival start-up per batch); the others one by one. Per clip the work is
 /// pure given the plan (seeded), so the output is the same for any number of
 /// workers.
-public final class CorpusSynthesizer: Sendable {
+package final class CorpusSynthesizer: Sendable {
     /// Other-speech clips said first to make babble from.
-    public static let babbleSources = 8
+    package static let babbleSources = 8
     /// Festival clips said in one festival run (see `SpeechSynthesizer.say(_:)`).
-    public static let festivalBatch = 16
+    package static let festivalBatch = 16
     /// Concurrent workers when the caller does not say.
-    public static let defaultWorkers = 2
+    package static let defaultWorkers = 2
 
     /// Says the texts.
-    public let synthesizer: SpeechSynthesizer
+    package let synthesizer: SpeechSynthesizer
     /// Roughens the audio.
-    public let augmenter: AudioAugmenter
+    package let augmenter: AudioAugmenter
     /// How many clips are worked on at once.
-    public let workers: Int
+    package let workers: Int
 
     /// A corpus synthesizer over `synthesizer` with `workers` threads (at least 1).
-    public init(synthesizer: SpeechSynthesizer, augmenter: AudioAugmenter = AudioAugmenter(), workers: Int = CorpusSynthesizer.defaultWorkers) {
+    package init(synthesizer: SpeechSynthesizer, augmenter: AudioAugmenter = AudioAugmenter(), workers: Int = CorpusSynthesizer.defaultWorkers) {
         self.synthesizer = synthesizer
         self.augmenter = augmenter
         self.workers = max(1, workers)
@@ -40,7 +40,7 @@ public final class CorpusSynthesizer: Sendable {
     /// `done` rising by one each time (from worker threads). `isCancelled` is
     /// checked before each clip; when it answers true the run stops and
     /// throws `.cancelled`. The first failure stops the run and is thrown.
-    public func synthesize(_ clips: [TrainingClip],
+    package func synthesize(_ clips: [TrainingClip],
                            progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SynthError) -> [[Int16]] {
         let sources = Array(clips.filter { $0.role == .negative(.otherSpeech) }.prefix(Self.babbleSources))

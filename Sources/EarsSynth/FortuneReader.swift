@@ -3,14 +3,14 @@ import Foundation
 /// Reads the fortune files (Debian fortunes-min: /usr/share/games/fortunes)
 /// into separate fortunes, the other-speech text a `TrainingPlan` is given.
 /// The plan cleans and shortens them; this only splits the files.
-public enum FortuneReader {
+package enum FortuneReader {
     /// Where Debian's fortune packages put their files.
-    public static let directory = "/usr/share/games/fortunes"
+    package static let directory = "/usr/share/games/fortunes"
 
     /// Every fortune in the text files of `directory` (not the `.dat` indexes
     /// or `.u8` copies), in file-name order then file order. Empty when the
     /// directory is missing: install it with sudo apt-get install fortunes-min.
-    public static func fortunes(in directory: String = FortuneReader.directory) -> [String] {
+    package static func fortunes(in directory: String = FortuneReader.directory) -> [String] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { !$0.contains(".") }.sorted()
         var fortunes: [String] = []

@@ -18,17 +18,17 @@ import Synchronization
 ///
 /// Thread-safe: `say` may be called from several threads at once (file names
 /// are numbered atomically).
-public final class SpeechSynthesizer: Sendable {
+package final class SpeechSynthesizer: Sendable {
     /// The sample rate of every returned clip, in Hz.
-    public static let sampleRate = 16_000
+    package static let sampleRate = 16_000
 
     /// The private temporary directory (absolute path), removed in `deinit`.
-    public let temporaryDirectory: String
+    package let temporaryDirectory: String
     /// Numbers festival's output files.
     private let fileCounter = Atomic<Int>(0)
 
     /// Makes the private temporary directory under `TMPDIR` (or /tmp).
-    public init() throws(SynthError) {
+    package init() throws(SynthError) {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/ears-synth-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
@@ -51,7 +51,7 @@ public final class SpeechSynthesizer: Sendable {
 
     /// `text` said by `voice`: 16 kHz mono samples. Throws when the engine or
     /// sox is missing or fails, or returns audio that cannot be read.
-    public func say(_ text: String, voice: SynthVoice) throws(SynthError) -> [Int16] {
+    package func say(_ text: String, voice: SynthVoice) throws(SynthError) -> [Int16] {
         let wav: [UInt8]
         let tool: Tool
         let scratch = scratchEnvironment
@@ -79,7 +79,7 @@ public final class SpeechSynthesizer: Sendable {
     /// festival run (its start-up, 0.3–0.4 s, is most of the cost of a short
     /// clip; a batch of 20 takes about 0.5 s with a diphone voice), the
     /// others one by one. The same audio as `say` would give for each.
-    public func say(_ requests: [(text: String, voice: SynthVoice)]) throws(SynthError) -> [[Int16]] {
+    package func say(_ requests: [(text: String, voice: SynthVoice)]) throws(SynthError) -> [[Int16]] {
         let festival = requests.indices.filter { requests[$0].voice.engine == .festival }
         var results = [[Int16]](repeating: [], count: requests.count)
         if !festival.isEmpty {

@@ -1,5 +1,5 @@
 /// What went wrong while synthesizing or augmenting; every case says what to do.
-public enum SynthError: Error, Equatable, Sendable {
+package enum SynthError: Error, Equatable, Sendable {
     /// A program is not installed; `package` is the Debian package that has it.
     case toolMissing(command: String, package: String)
     /// A program ran and failed (nonzero exit or killed by a signal).
@@ -12,7 +12,7 @@ public enum SynthError: Error, Equatable, Sendable {
     case cancelled
 
     /// One sentence for the log and the terminal (never the text being said).
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case let .toolMissing(command, package):
             "\(command) is not installed; run sudo apt-get install \(package) (or make setup)."

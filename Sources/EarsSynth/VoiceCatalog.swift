@@ -10,24 +10,24 @@ import Foundation
 /// says times of day), espeak-ng's MBROLA voices (need the separate mbrola
 /// packages) and its novelty variants (robots, whispers, croaks: no person
 /// sounds like them, and they would teach the detector the wrong things).
-public struct VoiceCatalog: Sendable {
+package struct VoiceCatalog: Sendable {
     /// Where Debian installs festival voices: `<root>/<language dir>/<voice>/festvox`.
-    public static let festivalVoiceRoot = "/usr/share/festival/voices"
+    package static let festivalVoiceRoot = "/usr/share/festival/voices"
     /// Festival language directories that hold English voices.
-    public static let festivalEnglishDirectories: Set<String> = ["english", "us", "british"]
+    package static let festivalEnglishDirectories: Set<String> = ["english", "us", "british"]
     /// flite voices that cannot say arbitrary text.
-    public static let fliteExcluded: Set<String> = ["awb_time"]
+    package static let fliteExcluded: Set<String> = ["awb_time"]
     /// espeak-ng variant files (lowercased, prefixes) that do not sound like a person.
-    public static let espeakExcludedVariantPrefixes = [
+    package static let espeakExcludedVariantPrefixes = [
         "demonic", "announcer", "half-life", "robosoft", "unirobot", "universalrobot", "anikarobot", "storm", "tweaky",
         "whisper", "croak", "fast", "kaukovalta", "mr serious", "mr_serious", "anxiousandy", "ricishaymax",
     ]
 
     /// Every voice found, sorted by `id`, at normal rate and default pitch.
-    public let voices: [SynthVoice]
+    package let voices: [SynthVoice]
 
     /// Looks for voices now; an engine that is not installed contributes none.
-    public init() {
+    package init() {
         var found: [SynthVoice] = []
         found += Self.fliteVoices()
         found += Self.festivalVoices(root: Self.festivalVoiceRoot)
@@ -36,12 +36,12 @@ public struct VoiceCatalog: Sendable {
     }
 
     /// The voices that speak `language` ("en" or "ko").
-    public func voices(for language: String) -> [SynthVoice] {
+    package func voices(for language: String) -> [SynthVoice] {
         voices.filter { $0.language == language }
     }
 
     /// The engines that have at least one voice, in `Engine` order.
-    public var engines: [SynthVoice.Engine] {
+    package var engines: [SynthVoice.Engine] {
         Set(voices.map(\.engine)).sorted()
     }
 

@@ -9,26 +9,26 @@
 /// systemd restarts ears.
 ///
 /// Pure: the caller supplies the times; `tick` says whether to ping now.
-public struct LoopWatchdog: Sendable, Equatable {
+package struct LoopWatchdog: Sendable, Equatable {
     /// Seconds between pings: half the watchdog period, as sd_watchdog_enabled(3) advises.
-    public let pingIntervalSeconds: Double
+    package let pingIntervalSeconds: Double
     /// How often (seconds) the caller should call `tick`: a quarter of the
     /// period, at most a second, so pings keep their interval without drifting late.
-    public let tickSeconds: Double
+    package let tickSeconds: Double
     /// A heartbeat older than this (seconds) means the loop is stuck.
-    public let staleAfterSeconds: Double
+    package let staleAfterSeconds: Double
     /// When the last ping went out (monotonic seconds), or nil before the first.
-    public private(set) var lastPingAt: Double?
+    package private(set) var lastPingAt: Double?
     /// Whether the last tick found the loop stuck (so a change can be logged once).
-    public private(set) var stalled = false
+    package private(set) var stalled = false
 
     /// Longest time (seconds) one turn of a healthy loop may take: a 100 ms
     /// read, with room to spare for a busy machine (decoding and engine
     /// loads run on threads of their own and never make a turn longer).
-    public static let longestHealthyTurnSeconds = 10.0
+    package static let longestHealthyTurnSeconds = 10.0
 
     /// A watchdog for a `WatchdogSec=` of `watchdogSeconds`.
-    public init(watchdogSeconds: Double) {
+    package init(watchdogSeconds: Double) {
         pingIntervalSeconds = watchdogSeconds / 2
         tickSeconds = min(1, watchdogSeconds / 4)
         // Stale well before systemd gives up, but never so soon that one slow
@@ -37,7 +37,7 @@ public struct LoopWatchdog: Sendable, Equatable {
     }
 
     /// What a tick decided.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Send `WATCHDOG=1`.
         case ping
         /// Not time yet.
@@ -51,7 +51,7 @@ public struct LoopWatchdog: Sendable, Equatable {
 
     /// Called often (e.g. every `pingIntervalSeconds / 2`) with the current
     /// monotonic time and the loop's last heartbeat.
-    public mutating func tick(now: Double, lastBeatAt: Double) -> Decision {
+    package mutating func tick(now: Double, lastBeatAt: Double) -> Decision {
         if now - lastBeatAt > staleAfterSeconds {
             let newly = !stalled
             stalled = true

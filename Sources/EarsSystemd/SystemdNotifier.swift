@@ -2,14 +2,14 @@ import CSystemd
 import Glibc
 
 /// Why a message to the service manager was not delivered.
-public struct SystemdNotifyError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SystemdNotifyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The libsystemd call, e.g. `sd_notify`.
-    public var call: String
+    package var call: String
     /// The positive errno the call returned (negated).
-    public var errno: Int32
+    package var errno: Int32
 
     /// One line for the journal, e.g. `sd_notify: Connection refused (errno 111)`.
-    public var description: String {
+    package var description: String {
         "\(call): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
@@ -21,15 +21,15 @@ public struct SystemdNotifyError: Error, Sendable, Equatable, CustomStringConver
 /// "not delivered", so `ears listen` behaves the same in a terminal. The
 /// environment is left in place (`unset_environment` 0) because every message
 /// needs it; `ExecHook` removes the variables from its children's environment.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// Whether the process was started with `$NOTIFY_SOCKET` (by systemd or a test standing in for it).
-    public let isSupervised: Bool
+    package let isSupervised: Bool
     /// The watchdog period systemd asked for (`WatchdogSec=`, via
     /// `$WATCHDOG_USEC` and `$WATCHDOG_PID`), in seconds, or nil when off.
-    public let watchdogSeconds: Double?
+    package let watchdogSeconds: Double?
 
     /// Reads the environment systemd set for this process.
-    public init() {
+    package init() {
         isSupervised = getenv("NOTIFY_SOCKET") != nil
         var microseconds: UInt64 = 0
         let enabled = sd_watchdog_enabled(0, &microseconds)
@@ -38,37 +38,37 @@ public struct SystemdNotifier: Sendable {
 
     /// `READY=1` with a first `STATUS=` line: the sockets are up.
     @discardableResult
-    public func ready(status: String) -> Result<Bool, SystemdNotifyError> {
+    package func ready(status: String) -> Result<Bool, SystemdNotifyError> {
         send(["READY=1", "STATUS=" + Self.oneLine(status)])
     }
 
     /// `STATUS=`: a short, content-free state line `systemctl status` shows.
     @discardableResult
-    public func status(_ line: String) -> Result<Bool, SystemdNotifyError> {
+    package func status(_ line: String) -> Result<Bool, SystemdNotifyError> {
         send(["STATUS=" + Self.oneLine(line)])
     }
 
     /// `WATCHDOG=1`: the audio loop is alive.
     @discardableResult
-    public func watchdog() -> Result<Bool, SystemdNotifyError> {
+    package func watchdog() -> Result<Bool, SystemdNotifyError> {
         send(["WATCHDOG=1"])
     }
 
     /// `RELOADING=1` before re-reading the configuration; follow with `ready(status:)`.
     @discardableResult
-    public func reloading() -> Result<Bool, SystemdNotifyError> {
+    package func reloading() -> Result<Bool, SystemdNotifyError> {
         send(["RELOADING=1", "STATUS=reloading the configuration"])
     }
 
     /// `STOPPING=1`: shutting down on SIGTERM/SIGINT.
     @discardableResult
-    public func stopping() -> Result<Bool, SystemdNotifyError> {
+    package func stopping() -> Result<Bool, SystemdNotifyError> {
         send(["STOPPING=1", "STATUS=stopping"])
     }
 
     /// Sends the assignments as one datagram. `.success(true)` when delivered,
     /// `.success(false)` when not supervised.
-    public func send(_ assignments: [String]) -> Result<Bool, SystemdNotifyError> {
+    package func send(_ assignments: [String]) -> Result<Bool, SystemdNotifyError> {
         guard isSupervised else { return .success(false) }
         return Self.call("sd_notify") { sd_notify(0, assignments.joined(separator: "\n")) }.map { $0 > 0 }
     }
@@ -87,5 +87,5 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Longest STATUS= text sent, in characters; `systemctl status` shows one line.
-    public static let statusLimit = 200
+    package static let statusLimit = 200
 }

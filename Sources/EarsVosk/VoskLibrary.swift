@@ -15,15 +15,15 @@ import Synchronization
 ///
 /// Immutable after loading and never closed (every model and recognizer made
 /// from it calls into it), so one instance is shared by the process.
-public final class VoskLibrary: Sendable {
+package final class VoskLibrary: Sendable {
     /// The file name looked for in every search location.
-    public static let fileName = "libvosk.so"
+    package static let fileName = "libvosk.so"
     /// The environment variable naming the library file; when set, it is the only place looked.
-    public static let environmentVariable = "EARS_VOSK_LIBRARY"
+    package static let environmentVariable = "EARS_VOSK_LIBRARY"
     /// How a person gets the library (the end of the `libraryMissing` sentence).
-    public static let installHint = "run make setup (installs the PyPI vosk wheel into .deps/vosk) or set EARS_VOSK_LIBRARY"
+    package static let installHint = "run make setup (installs the PyPI vosk wheel into .deps/vosk) or set EARS_VOSK_LIBRARY"
     /// Where `make vosk-setup` puts the library, relative to the repository root.
-    public static let projectRelativePath = ".deps/vosk/vosk/libvosk.so"
+    package static let projectRelativePath = ".deps/vosk/vosk/libvosk.so"
 
     /// Vosk's log threshold for ears. Measured with 0.3.45: -1 still prints
     /// WARNING lines (they name grammar words) and -2 still prints ERROR
@@ -53,7 +53,7 @@ public final class VoskLibrary: Sendable {
     typealias RecognizerVoid = @convention(c) (OpaquePointer) -> Void
 
     /// The file that was opened (or the bare name when the dynamic linker's own search found it).
-    public let path: String
+    package let path: String
 
     /// `vosk_model_new`.
     let modelNew: ModelNew
@@ -82,7 +82,7 @@ public final class VoskLibrary: Sendable {
     /// `libraryMissing` (naming where it looked) or `engineFailed` when the
     /// file opened but lacks a symbol. A failure is not kept: a daemon that
     /// retries its engine finds a library installed after it started.
-    public static func shared() throws(TranscriberError) -> VoskLibrary {
+    package static func shared() throws(TranscriberError) -> VoskLibrary {
         try loaded.withLock { (library: inout VoskLibrary?) throws(TranscriberError) -> VoskLibrary in
             if let library { return library }
             let opened = try VoskLibrary()
@@ -93,7 +93,7 @@ public final class VoskLibrary: Sendable {
 
     /// Where the library is looked for, in order (`EARS_VOSK_LIBRARY` alone
     /// when set). The last entry is the bare name, for the dynamic linker.
-    public static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
         if let exe = VoskSearch.executableDirectory {
@@ -106,7 +106,7 @@ public final class VoskLibrary: Sendable {
 
     /// The first search path that is an existing file (the bare name is not
     /// checked here), or nil: what the status report shows without loading.
-    public static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         searchPaths(environment: environment).first { $0.contains("/") && VoskSearch.isFile($0) }
     }
 

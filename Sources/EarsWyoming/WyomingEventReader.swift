@@ -4,7 +4,7 @@ import EarsCore
 ///
 /// Any of these ends the connection: after a framing error the reader cannot
 /// know where the next event starts.
-public enum WyomingProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WyomingProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No newline within `limit` bytes: the header line is too long (or the
     /// peer does not speak Wyoming).
     case headerTooLong(limit: Int)
@@ -16,7 +16,7 @@ public enum WyomingProtocolError: Error, Sendable, Equatable, CustomStringConver
     case segmentTooLong(what: String, length: Int, limit: Int)
 
     /// One line for logs.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .headerTooLong(limit): return "Wyoming header line longer than \(limit) bytes"
         case let .invalidJSON(what): return "Wyoming \(what) is not valid JSON"
@@ -34,19 +34,19 @@ public enum WyomingProtocolError: Error, Sendable, Equatable, CustomStringConver
 ///
 /// Memory is bounded by `Limits`: a peer cannot make the reader buffer more
 /// than one header line plus one data segment plus one payload at the limits.
-public struct WyomingEventReader: Sendable {
+package struct WyomingEventReader: Sendable {
     /// The largest header line, data segment and payload accepted.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Longest header line in bytes, newline excluded. Python's asyncio
         /// reader stops at 64 KiB by default, so no real peer exceeds it.
-        public var headerBytes: Int
+        package var headerBytes: Int
         /// Largest `data_length` (an `info` with many models stays far below).
-        public var dataBytes: Int
+        package var dataBytes: Int
         /// Largest `payload_length` (an audio chunk is a few KiB).
-        public var payloadBytes: Int
+        package var payloadBytes: Int
 
         /// Makes limits; the defaults suit either side of an ears socket.
-        public init(headerBytes: Int = 64 * 1024, dataBytes: Int = 1 << 20, payloadBytes: Int = 4 << 20) {
+        package init(headerBytes: Int = 64 * 1024, dataBytes: Int = 1 << 20, payloadBytes: Int = 4 << 20) {
             self.headerBytes = headerBytes
             self.dataBytes = dataBytes
             self.payloadBytes = payloadBytes
@@ -72,15 +72,15 @@ public struct WyomingEventReader: Sendable {
     private var pending: PendingHeader?
 
     /// Makes an empty reader with `limits`.
-    public init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
     }
 
     /// Bytes received but not yet returned as (part of) an event.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: some Collection<UInt8>) {
+    package mutating func append(_ bytes: some Collection<UInt8>) {
         // Compact once the consumed prefix is at least half the buffer:
         // amortized O(1) per byte. `scanned` counts from `start`, so it
         // stays valid.
@@ -95,7 +95,7 @@ public struct WyomingEventReader: Sendable {
     ///
     /// - Throws: `WyomingProtocolError` when the stream is not Wyoming; the
     ///   reader is then unusable and the connection should be closed.
-    public mutating func nextEvent() throws(WyomingProtocolError) -> WyomingEvent? {
+    package mutating func nextEvent() throws(WyomingProtocolError) -> WyomingEvent? {
         while pending == nil {
             guard let header = try takeHeaderLine() else { return nil }
             // Blank lines carry nothing; tolerate them as line-based tools do.

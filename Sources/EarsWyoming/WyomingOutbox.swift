@@ -85,17 +85,17 @@ struct WyomingOutbox: Sendable {
 }
 
 /// What the server knows about one connected client, for status pages.
-public struct WyomingClientStatistics: Sendable, Equatable {
+package struct WyomingClientStatistics: Sendable, Equatable {
     /// The connection's number, unique for the server's life, in order of
     /// connection.
-    public var id: UInt64
+    package var id: UInt64
     /// Events waiting to be written to the client.
-    public var queuedEvents: Int
+    package var queuedEvents: Int
     /// Events discarded because the client's queue was full.
-    public var droppedEvents: Int
+    package var droppedEvents: Int
 
     /// Makes statistics.
-    public init(id: UInt64, queuedEvents: Int, droppedEvents: Int) {
+    package init(id: UInt64, queuedEvents: Int, droppedEvents: Int) {
         self.id = id
         self.queuedEvents = queuedEvents
         self.droppedEvents = droppedEvents

@@ -32,34 +32,34 @@ import Synchronization
 /// stream); refusals are logged at most once a minute, with a count.
 ///
 /// Lifetime: the poll thread keeps the server alive; call `stop()` once done.
-public final class WyomingServer: Sendable {
+package final class WyomingServer: Sendable {
     /// Tuning and socket-file settings.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Events each client's outbox holds before dropping its oldest
         /// (256 is about 25 s of 100 ms chunks: more than a 20 s capture).
-        public var queueCapacity: Int
+        package var queueCapacity: Int
         /// Clients served at once, all users together; later connections
         /// are closed at once. Bounds memory at about this many full outboxes
         /// (64 × 256 events of 3.2 kB: about 52 MB at the very worst).
-        public var maximumClients: Int
+        package var maximumClients: Int
         /// Clients served at once from one user id (`SO_PEERCRED`). Below
         /// `maximumClients`, so a user who fills their share still leaves
         /// room for everyone else.
-        public var maximumClientsPerUser: Int
+        package var maximumClientsPerUser: Int
         /// Permission bits of the socket file.
-        public var mode: mode_t
+        package var mode: mode_t
         /// Group of the socket file, if it should not be the process's.
-        public var groupID: gid_t?
+        package var groupID: gid_t?
         /// ears' version, shown in `info`.
-        public var version: String?
+        package var version: String?
 
         /// The default `maximumClients`.
-        public static let defaultMaximumClients = 64
+        package static let defaultMaximumClients = 64
         /// The default `maximumClientsPerUser`: a quarter of the clients.
-        public static let defaultMaximumClientsPerUser = 16
+        package static let defaultMaximumClientsPerUser = 16
 
         /// Makes options; the defaults suit `ears listen`.
-        public init(queueCapacity: Int = 256, maximumClients: Int = defaultMaximumClients,
+        package init(queueCapacity: Int = 256, maximumClients: Int = defaultMaximumClients,
                     maximumClientsPerUser: Int = defaultMaximumClientsPerUser, mode: mode_t = 0o660,
                     groupID: gid_t? = nil, version: String? = nil) {
             self.queueCapacity = queueCapacity
@@ -72,10 +72,10 @@ public final class WyomingServer: Sendable {
     }
 
     /// The socket's file name inside the runtime directory.
-    public static let socketFileName = "listen.sock"
+    package static let socketFileName = "listen.sock"
 
     /// `<runtimeDirectory>/listen.sock`.
-    public static func socketPath(runtimeDirectory: String) -> String {
+    package static func socketPath(runtimeDirectory: String) -> String {
         runtimeDirectory.hasSuffix("/") ? runtimeDirectory + socketFileName : runtimeDirectory + "/" + socketFileName
     }
 
@@ -92,7 +92,7 @@ public final class WyomingServer: Sendable {
     }
 
     /// The socket path being served.
-    public let socketPath: String
+    package let socketPath: String
     /// The bound socket; its descriptor is closed by the poll thread.
     let listener: UnixSocketListener
     /// Wakes the poll thread when an outbox gains events or on `stop()`.
@@ -120,7 +120,7 @@ public final class WyomingServer: Sendable {
     ///     thread for each `describe`, so it must be cheap and thread-safe,
     ///     and must not call `stop()`.
     /// - Throws: `SocketError` naming the failed step and what to do.
-    public init(socketPath: String, options: Options = Options(), log: EarsLog = .silent,
+    package init(socketPath: String, options: Options = Options(), log: EarsLog = .silent,
                 wakePhrases: @escaping @Sendable () -> [String]) throws(SocketError) {
         let listener = try UnixSocketListener.open(path: socketPath, mode: options.mode, groupID: options.groupID)
         do {
@@ -152,7 +152,7 @@ public final class WyomingServer: Sendable {
     /// an append under a lock (plus one non-blocking write to the wake pipe). With no
     /// client connected the event is not even encoded. After `stop()` it
     /// does nothing.
-    public func send(_ event: WyomingEvent) {
+    package func send(_ event: WyomingEvent) {
         let type = event.type
         let anyone = shared.withLock { state -> Bool in
             if type == WyomingEvent.EventType.audioStart { state.captureOpen = true }
@@ -178,18 +178,18 @@ public final class WyomingServer: Sendable {
     // MARK: Counters
 
     /// Clients connected now.
-    public var connectedClients: Int {
+    package var connectedClients: Int {
         shared.withLock { $0.outboxes.count }
     }
 
     /// Events discarded since start because a client's outbox was full,
     /// summed over all clients (including ones since disconnected).
-    public var droppedEvents: Int {
+    package var droppedEvents: Int {
         shared.withLock { $0.droppedTotal }
     }
 
     /// Per-client queue lengths and drop counts, in connection order.
-    public func clientStatistics() -> [WyomingClientStatistics] {
+    package func clientStatistics() -> [WyomingClientStatistics] {
         shared.withLock { state in
             state.outboxes.map { WyomingClientStatistics(id: $0.key, queuedEvents: $0.value.count, droppedEvents: $0.value.dropped) }
         }.sorted { $0.id < $1.id }
@@ -202,7 +202,7 @@ public final class WyomingServer: Sendable {
     /// Idempotent: later calls return at once. Waits for the poll thread to
     /// finish, which takes at most one pass of its loop (it never blocks on
     /// a client). Queued events are discarded, not flushed.
-    public func stop() {
+    package func stop() {
         let first = shared.withLock { state -> Bool in
             defer { state.stopping = true }
             return !state.stopping

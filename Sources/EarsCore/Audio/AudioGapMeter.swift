@@ -19,19 +19,19 @@
 ///   `lostSeconds` carries on.
 ///
 /// Pure: the caller hands in the monotonic time and the audio delivered.
-public struct AudioGapMeter: Sendable, Equatable {
+package struct AudioGapMeter: Sendable, Equatable {
     /// Deficit growth (seconds) not counted as lost: scheduling and buffer jitter.
-    public static let toleranceSeconds = 0.5
+    package static let toleranceSeconds = 0.5
     /// How long (seconds) a deficit must persist before it counts.
-    public static let settleSeconds = 1.0
+    package static let settleSeconds = 1.0
     /// How fast (seconds per second) the normal deficit may creep up from clock
     /// drift: 0.1 %, the same allowance `AlsaMicrophone`'s pacing guard uses.
-    public static let driftPerSecond = 0.001
+    package static let driftPerSecond = 0.001
 
     /// Seconds of audio lost in total, over every open of the source.
-    public private(set) var lostSeconds = 0.0
+    package private(set) var lostSeconds = 0.0
     /// Gaps counted in total (a gap is a rise counted at once).
-    public private(set) var gaps = 0
+    package private(set) var gaps = 0
 
     private var openedAt: Double?
     private var deliveredSeconds = 0.0
@@ -46,10 +46,10 @@ public struct AudioGapMeter: Sendable, Equatable {
         var deficit: Double
     }
 
-    public init() {}
+    package init() {}
 
     /// The source (re)opened at monotonic time `seconds`: start measuring from it.
-    public mutating func opened(atSeconds seconds: Double) {
+    package mutating func opened(atSeconds seconds: Double) {
         openedAt = seconds
         deliveredSeconds = 0
         normal = 0
@@ -60,7 +60,7 @@ public struct AudioGapMeter: Sendable, Equatable {
     /// The source delivered `audioSeconds` of audio, the read returning at
     /// monotonic time `seconds`. Returns the seconds newly counted as lost.
     @discardableResult
-    public mutating func delivered(audioSeconds: Double, atSeconds seconds: Double) -> Double {
+    package mutating func delivered(audioSeconds: Double, atSeconds seconds: Double) -> Double {
         guard let openedAt else { return 0 }
         deliveredSeconds += audioSeconds
         let deficit = (seconds - openedAt) - deliveredSeconds

@@ -1,6 +1,6 @@
 /// Where chunks come from: a microphone (ALSA) or a sound file. The audio owner
 /// is the only code that calls a source; sources are used from one thread.
-public protocol AudioSource: AnyObject {
+package protocol AudioSource: AnyObject {
     /// A short name for logs and the status socket, e.g. `alsa:default` or a file name.
     var sourceName: String { get }
 
@@ -20,7 +20,7 @@ public protocol AudioSource: AnyObject {
 }
 
 /// Why a source could not open or went away, with a sentence a person can act on.
-public enum AudioSourceError: Error, Equatable, Sendable {
+package enum AudioSourceError: Error, Equatable, Sendable {
     /// The device is not there (missing card, unknown name): retry later.
     case deviceMissing(device: String, detail: String)
     /// The device exists but refused us (busy, permissions, format): retry later.
@@ -31,7 +31,7 @@ public enum AudioSourceError: Error, Equatable, Sendable {
     case unreadableFile(path: String, detail: String)
 
     /// One sentence for `closed_why` and logs. Never carries audio.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case let .deviceMissing(device, detail):
             return "The microphone '\(device)' is not there (\(detail)); ears keeps retrying and opens it when it appears."

@@ -1,5 +1,5 @@
 /// The listening phase the status socket reports.
-public enum ListenPhase: String, Sendable, Equatable {
+package enum ListenPhase: String, Sendable, Equatable {
     /// Trying to open the microphone or the engine.
     case opening
     /// Audio is flowing into the ear.
@@ -14,14 +14,14 @@ public enum ListenPhase: String, Sendable, Equatable {
 /// next. Failed opens and lost devices back off 1 s, 2 s, 4 s … up to 30 s;
 /// a successful open resets the backoff. No I/O here, so the rules are tested
 /// without a sound card.
-public struct MicrophoneLifecycle: Sendable, Equatable {
+package struct MicrophoneLifecycle: Sendable, Equatable {
     /// First wait after a failure, in seconds.
-    public static let firstRetrySeconds = 1.0
+    package static let firstRetrySeconds = 1.0
     /// Longest wait between attempts, in seconds.
-    public static let maxRetrySeconds = 30.0
+    package static let maxRetrySeconds = 30.0
 
     /// What the audio owner should do next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Open the device now.
         case open
         /// Read chunks and feed the taps.
@@ -31,24 +31,24 @@ public struct MicrophoneLifecycle: Sendable, Equatable {
     }
 
     /// The phase to report.
-    public private(set) var phase: ListenPhase = .opening
+    package private(set) var phase: ListenPhase = .opening
     /// The sentence for closed_why while closed, else nil.
-    public private(set) var closedWhy: String?
+    package private(set) var closedWhy: String?
     /// The wait the next failure will use, in seconds.
-    public private(set) var nextRetrySeconds = MicrophoneLifecycle.firstRetrySeconds
+    package private(set) var nextRetrySeconds = MicrophoneLifecycle.firstRetrySeconds
     /// Times the device was (re)opened successfully.
-    public private(set) var opens = 0
+    package private(set) var opens = 0
 
-    public init() {}
+    package init() {}
 
     /// The first step: open.
-    public mutating func begin() -> Action {
+    package mutating func begin() -> Action {
         phase = .opening
         return .open
     }
 
     /// The device opened: listen, and forget earlier failures.
-    public mutating func opened() -> Action {
+    package mutating func opened() -> Action {
         phase = .listening
         closedWhy = nil
         nextRetrySeconds = MicrophoneLifecycle.firstRetrySeconds
@@ -58,7 +58,7 @@ public struct MicrophoneLifecycle: Sendable, Equatable {
 
     /// Opening failed, or the device went away while listening, for the reason
     /// `why`: close, wait, and try again with a longer wait next time.
-    public mutating func failed(why: String) -> Action {
+    package mutating func failed(why: String) -> Action {
         phase = .closed
         closedWhy = why
         let wait = nextRetrySeconds
@@ -68,7 +68,7 @@ public struct MicrophoneLifecycle: Sendable, Equatable {
 
     /// The wait is over: open again (the phase stays closed until it works,
     /// so the reason stays visible).
-    public mutating func retryDue() -> Action {
+    package mutating func retryDue() -> Action {
         .open
     }
 }

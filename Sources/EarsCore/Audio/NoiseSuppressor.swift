@@ -7,7 +7,7 @@
 /// same order and at the same audio time (no delay is introduced), and carries
 /// its noise estimate from one call to the next; `reset` forgets that
 /// estimate (a new stream). Used from one thread.
-public protocol NoiseSuppressor: AnyObject {
+package protocol NoiseSuppressor: AnyObject {
     /// A short description for the status socket and logs, e.g. `speexdsp -15 dB`.
     var label: String { get }
     /// The cleaned samples for `samples` (same count).
@@ -25,25 +25,25 @@ public protocol NoiseSuppressor: AnyObject {
 /// nothing is delayed or held back, so audio time is unchanged (a microphone
 /// delivers 1,600-sample chunks, ten whole frames; only a file's last chunk is
 /// short). Pure: the processing is passed in.
-public struct FrameChunker: Sendable, Equatable {
+package struct FrameChunker: Sendable, Equatable {
     /// Samples per frame, > 0.
-    public let frameSamples: Int
+    package let frameSamples: Int
 
     /// A chunker for frames of `frameSamples` samples (at least 1).
-    public init(frameSamples: Int) {
+    package init(frameSamples: Int) {
         precondition(frameSamples > 0, "a frame holds at least one sample")
         self.frameSamples = frameSamples
     }
 
     /// How many frames `sampleCount` samples are cut into (the last may be padded).
-    public func frameCount(forSamples sampleCount: Int) -> Int {
+    package func frameCount(forSamples sampleCount: Int) -> Int {
         (sampleCount + frameSamples - 1) / frameSamples
     }
 
     /// Runs `process` on each frame of `samples` in order (each exactly
     /// `frameSamples` long, the last zero-padded if needed) and returns the
     /// processed samples, `samples.count` of them.
-    public func map(_ samples: [Int16], _ process: (inout [Int16]) -> Void) -> [Int16] {
+    package func map(_ samples: [Int16], _ process: (inout [Int16]) -> Void) -> [Int16] {
         var output: [Int16] = []
         output.reserveCapacity(samples.count)
         var frame = [Int16](repeating: 0, count: frameSamples)
@@ -61,12 +61,12 @@ public struct FrameChunker: Sendable, Equatable {
 }
 
 /// Why a noise suppressor could not be made.
-public enum NoiseSuppressorError: Error, Equatable, Sendable {
+package enum NoiseSuppressorError: Error, Equatable, Sendable {
     /// The library refused a setting; the detail names it.
     case badSetting(String)
 
     /// One sentence for logs and `closed_why`.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case let .badSetting(detail): return "The noise suppressor could not be set up (\(detail))."
         }

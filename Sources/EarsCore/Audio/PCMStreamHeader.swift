@@ -11,26 +11,26 @@
 /// the stream. Only 16-bit integer PCM is accepted (what `arecord -f S16_LE`
 /// and most tools write); anything else is refused with a sentence naming
 /// the conversion to make.
-public enum PCMStreamHeader {
+package enum PCMStreamHeader {
     /// The sample layout of the stream after its header.
-    public struct Format: Sendable, Equatable {
+    package struct Format: Sendable, Equatable {
         /// Samples per second per channel, in Hz.
-        public var sampleRate: Int
+        package var sampleRate: Int
         /// Interleaved channels (downmixed to one when read).
-        public var channels: Int
+        package var channels: Int
 
         /// Makes a format of signed 16-bit little-endian samples.
-        public init(sampleRate: Int, channels: Int) {
+        package init(sampleRate: Int, channels: Int) {
             self.sampleRate = sampleRate
             self.channels = channels
         }
 
         /// What a raw stream is taken to be: ears' own format, S16_LE 16 kHz mono.
-        public static let raw = Format(sampleRate: AudioFormat.sampleRate, channels: AudioFormat.channels)
+        package static let raw = Format(sampleRate: AudioFormat.sampleRate, channels: AudioFormat.channels)
     }
 
     /// The parser's answer for a prefix of the stream.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Not enough bytes yet to decide; feed a longer prefix (or say the stream ended).
         case needMore
         /// Samples in `format` start `headerBytes` bytes into the stream.
@@ -41,7 +41,7 @@ public enum PCMStreamHeader {
 
     /// Longest WAV header ears reads before the `data` chunk (chunks such as
     /// `LIST` come first in some writers); past it the stream is refused.
-    public static let maximumHeaderBytes = 64 * 1024
+    package static let maximumHeaderBytes = 64 * 1024
 
     /// Decides what `prefix` (the first bytes of the stream) holds.
     ///
@@ -50,7 +50,7 @@ public enum PCMStreamHeader {
     ///   - ended: true when the stream has no more bytes than `prefix`.
     /// - Returns: `.needMore` only while `ended` is false; a stream that does
     ///   not start with `RIFF` is raw S16_LE 16 kHz mono from byte 0.
-    public static func decide(_ prefix: [UInt8], ended: Bool) -> Decision {
+    package static func decide(_ prefix: [UInt8], ended: Bool) -> Decision {
         let riff: [UInt8] = Array("RIFF".utf8)
         if prefix.count < 4 {
             if ended || !riff.starts(with: prefix) { return .samples(.raw, headerBytes: 0) }
@@ -118,11 +118,11 @@ public enum PCMStreamHeader {
     }
 
     /// Most channels a stream may have (downmixed to one).
-    public static let maximumChannels = 32
+    package static let maximumChannels = 32
     /// Lowest sample rate accepted, in Hz (below it speech is not intelligible to the engines).
-    public static let minimumSampleRate = 8_000
+    package static let minimumSampleRate = 8_000
     /// Highest sample rate accepted, in Hz.
-    public static let maximumSampleRate = 384_000
+    package static let maximumSampleRate = 384_000
 
     private static let truncated = "The WAV stream ended inside its header; send a complete WAV stream or raw S16_LE 16 kHz mono samples"
     private static let tooLong = "The WAV stream's header runs past \(maximumHeaderBytes / 1024) KiB without reaching its samples; send a plain WAV stream or raw S16_LE 16 kHz mono samples"

@@ -7,31 +7,31 @@
 /// first wake). The header is read by `PCMStreamHeader`; only 16-bit integer
 /// PCM is accepted, at its own rate and channel count (the player asks ALSA
 /// for exactly that, and the `plug` layer converts for the card).
-public struct AwakeSound: Sendable, Equatable {
+package struct AwakeSound: Sendable, Equatable {
     /// Samples per second per channel, in Hz.
-    public var sampleRate: Int
+    package var sampleRate: Int
     /// Interleaved channels.
-    public var channels: Int
+    package var channels: Int
     /// Interleaved signed 16-bit samples (`frames * channels` of them).
-    public var samples: [Int16]
+    package var samples: [Int16]
 
     /// Frames (samples per channel).
-    public var frames: Int { samples.count / channels }
+    package var frames: Int { samples.count / channels }
     /// Length, in seconds.
-    public var seconds: Double { Double(frames) / Double(sampleRate) }
+    package var seconds: Double { Double(frames) / Double(sampleRate) }
 
     /// The longest cue accepted, in seconds: a cue longer than this would
     /// still be playing over the person's request.
-    public static let maximumSeconds = 10.0
+    package static let maximumSeconds = 10.0
     /// The largest file read, in bytes (10 s of 48 kHz stereo is 1.9 MB;
     /// this leaves room for high rates and channel counts).
-    public static let maximumFileBytes = 16 * 1024 * 1024
+    package static let maximumFileBytes = 16 * 1024 * 1024
 
     /// Why bytes are not a cue ears can play: a clause, no final period
     /// (it is quoted after the file's name).
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong and what to do.
-        public var description: String
+        package var description: String
 
         /// A problem saying `description`.
         package init(description: String) {
@@ -40,7 +40,7 @@ public struct AwakeSound: Sendable, Equatable {
     }
 
     /// A cue of `samples` (interleaved) at `sampleRate` Hz with `channels`.
-    public init(sampleRate: Int, channels: Int, samples: [Int16]) {
+    package init(sampleRate: Int, channels: Int, samples: [Int16]) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.samples = samples
@@ -53,7 +53,7 @@ public struct AwakeSound: Sendable, Equatable {
     /// and a size running past the end of the file is cut to what is there.
     /// - Throws: `Problem` when the bytes are not RIFF/WAVE, not 16-bit
     ///   PCM, hold no samples, or last longer than `maximumSeconds`.
-    public static func decode(_ bytes: [UInt8]) throws(Problem) -> AwakeSound {
+    package static func decode(_ bytes: [UInt8]) throws(Problem) -> AwakeSound {
         guard bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WAVE".utf8) else {
             throw Problem(description: "is not a WAV file (no RIFF/WAVE header); convert it, e.g. `sox IN -b 16 cue.wav`")
         }

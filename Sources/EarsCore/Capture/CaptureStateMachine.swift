@@ -1,5 +1,5 @@
 /// What starts a capture.
-public enum CaptureSource: String, Sendable, Equatable {
+package enum CaptureSource: String, Sendable, Equatable {
     /// The wake phrase was heard.
     case wake
     /// `ears tap`: as if called, with a short pre-roll.
@@ -8,33 +8,33 @@ public enum CaptureSource: String, Sendable, Equatable {
 
 /// The capture's limits. The cap is hard: a configured maximum can lower it,
 /// never raise it past `absoluteMaximumSeconds`.
-public struct CaptureLimits: Sendable, Equatable {
+package struct CaptureLimits: Sendable, Equatable {
     /// Default total length cap, in seconds (pre-roll included).
-    public static let defaultMaximumSeconds = 20.0
+    package static let defaultMaximumSeconds = 20.0
     /// No configuration can raise the cap past this, in seconds.
-    public static let absoluteMaximumSeconds = 60.0
+    package static let absoluteMaximumSeconds = 60.0
     /// Default silence that ends a capture, in seconds.
-    public static let defaultSilenceSeconds = 0.8
+    package static let defaultSilenceSeconds = 0.8
     /// Ring audio a wake capture starts with, in seconds (so the phrase is included).
-    public static let wakePreRollSeconds = 3.0
+    package static let wakePreRollSeconds = 3.0
     /// Ring audio a tap capture starts with, in seconds.
-    public static let tapPreRollSeconds = 0.3
+    package static let tapPreRollSeconds = 0.3
 
     /// Total length cap in seconds, clamped to 0.5…60.
-    public let maximumSeconds: Double
+    package let maximumSeconds: Double
     /// Seconds of continuous silence after speech that end the capture.
-    public let silenceSeconds: Double
+    package let silenceSeconds: Double
 
-    public init(maximumSeconds: Double = CaptureLimits.defaultMaximumSeconds,
+    package init(maximumSeconds: Double = CaptureLimits.defaultMaximumSeconds,
                 silenceSeconds: Double = CaptureLimits.defaultSilenceSeconds) {
         self.maximumSeconds = min(CaptureLimits.absoluteMaximumSeconds, max(0.5, maximumSeconds))
         self.silenceSeconds = max(0.1, silenceSeconds)
     }
 
     /// The cap in samples at 16 kHz.
-    public var maximumSamples: Int { AudioFormat.samples(inSeconds: maximumSeconds) }
+    package var maximumSamples: Int { AudioFormat.samples(inSeconds: maximumSeconds) }
     /// The silence that ends a capture, in samples.
-    public var silenceSamples: Int { AudioFormat.samples(inSeconds: silenceSeconds) }
+    package var silenceSamples: Int { AudioFormat.samples(inSeconds: silenceSeconds) }
 }
 
 /// One capture at a time, as a pure state machine returning actions.
@@ -43,9 +43,9 @@ public struct CaptureLimits: Sendable, Equatable {
 /// after a wake, 0.3 s after a tap); each following chunk is appended until
 /// `silenceSeconds` of silence follow speech, or the total reaches the cap.
 /// A wake during a capture extends nothing and is only counted.
-public struct CaptureStateMachine: Sendable, Equatable {
+package struct CaptureStateMachine: Sendable, Equatable {
     /// Why a capture ended.
-    public enum StopReason: String, Sendable, Equatable {
+    package enum StopReason: String, Sendable, Equatable {
         /// The speaker stopped: `silenceSeconds` of silence.
         case silence
         /// The capture reached its cap.
@@ -55,7 +55,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// What the caller does next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Start a capture: take the newest `preRollSamples` from the ring first.
         case start(source: CaptureSource, preRollSamples: Int)
         /// Append these samples (a chunk, possibly cut short by the cap).
@@ -65,13 +65,13 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// The limits in force.
-    public private(set) var limits: CaptureLimits
+    package private(set) var limits: CaptureLimits
     /// Captures started.
-    public private(set) var captures = 0
+    package private(set) var captures = 0
     /// Samples captured in total (pre-roll included), for `capture_s`.
-    public private(set) var capturedSamplesTotal = 0
+    package private(set) var capturedSamplesTotal = 0
     /// Wakes and taps that arrived during a capture (extended nothing).
-    public private(set) var ignoredTriggers = 0
+    package private(set) var ignoredTriggers = 0
 
     private var active = false
     /// The limits the running capture started with.
@@ -79,16 +79,16 @@ public struct CaptureStateMachine: Sendable, Equatable {
     private var capturedSamples = 0
     private var silentSamples = 0
 
-    public init(limits: CaptureLimits = CaptureLimits()) {
+    package init(limits: CaptureLimits = CaptureLimits()) {
         self.limits = limits
     }
 
     /// Whether a capture is running.
-    public var isCapturing: Bool { active }
+    package var isCapturing: Bool { active }
 
     /// New limits take effect from the next capture on (a reload never
     /// stretches a capture that is running).
-    public mutating func setLimits(_ limits: CaptureLimits) {
+    package mutating func setLimits(_ limits: CaptureLimits) {
         self.limits = limits
     }
 
@@ -97,7 +97,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     /// `lateSamples` is audio that arrived after the trigger's moment and
     /// before it was known (a wake decoded behind the microphone): it joins
     /// the pre-roll, so the capture holds the same audio as a timely one.
-    public mutating func trigger(_ source: CaptureSource, availableSamples: Int, lateSamples: Int = 0) -> [Action] {
+    package mutating func trigger(_ source: CaptureSource, availableSamples: Int, lateSamples: Int = 0) -> [Action] {
         guard !active else {
             ignoredTriggers += 1
             return []
@@ -119,7 +119,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// A chunk from the audio owner; `hadSpeech` says whether it held speech.
-    public mutating func chunk(_ samples: [Int16], hadSpeech: Bool) -> [Action] {
+    package mutating func chunk(_ samples: [Int16], hadSpeech: Bool) -> [Action] {
         guard active else { return [] }
         let room = running.maximumSamples - capturedSamples
         let taken = samples.count <= room ? samples : Array(samples.prefix(room))
@@ -138,7 +138,7 @@ public struct CaptureStateMachine: Sendable, Equatable {
     }
 
     /// The audio went away or the daemon is stopping: end a running capture.
-    public mutating func abandon() -> [Action] {
+    package mutating func abandon() -> [Action] {
         guard active else { return [] }
         return [stop(.abandoned)]
     }

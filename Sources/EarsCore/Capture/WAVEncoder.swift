@@ -1,11 +1,11 @@
 /// RIFF/WAVE bytes for 16 kHz mono S16 audio, built in memory. ears never
 /// writes audio to a file; these bytes go to a consumer's pipe or socket.
-public enum WAVEncoder {
+package enum WAVEncoder {
     /// Size of the canonical 44-byte header.
-    public static let headerBytes = 44
+    package static let headerBytes = 44
 
     /// A complete WAV (header + little-endian samples) for `samples`.
-    public static func encode(_ samples: [Int16], sampleRate: Int = AudioFormat.sampleRate) -> [UInt8] {
+    package static func encode(_ samples: [Int16], sampleRate: Int = AudioFormat.sampleRate) -> [UInt8] {
         let dataBytes = samples.count * AudioFormat.bytesPerSample
         var out: [UInt8] = []
         out.reserveCapacity(headerBytes + dataBytes)

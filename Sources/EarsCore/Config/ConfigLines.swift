@@ -5,25 +5,25 @@
 /// silently became one comment. Here a line ends at LF, CRLF or a lone CR
 /// (old Mac editors), and each line is checked on its own, so a byte that is
 /// not UTF-8 or a control character is reported with its line number.
-public struct ConfigLines: Sendable, Equatable {
+package struct ConfigLines: Sendable, Equatable {
     /// The largest configuration file read, in bytes (1 MiB). An annotated
     /// ears.conf is a few kilobytes; a larger file is a mistake (or an
     /// attack) that would otherwise reach the engine as phrases.
-    public static let maximumFileBytes = 1 << 20
+    package static let maximumFileBytes = 1 << 20
 
     /// The longest excerpt of a value quoted in an error, in characters:
     /// enough to recognize the value, short enough for one stderr line.
-    public static let maximumQuotedCharacters = 80
+    package static let maximumQuotedCharacters = 80
 
     /// The lines, without their line ends; line N is `lines[N - 1]`.
-    public let lines: [String]
+    package let lines: [String]
 
     /// Splits `bytes` read from `file` (the name is used in errors only).
     ///
     /// - Throws: `ConfigError` for a file over `maximumFileBytes` (line 0),
     ///   a line that is not UTF-8, or a line holding a control character
     ///   other than a tab (file:line and the byte's column).
-    public init(bytes: some Collection<UInt8>, file: String) throws(ConfigError) {
+    package init(bytes: some Collection<UInt8>, file: String) throws(ConfigError) {
         guard bytes.count <= Self.maximumFileBytes else {
             throw Self.tooLarge(file: file, byteCount: bytes.count)
         }
@@ -51,7 +51,7 @@ public struct ConfigLines: Sendable, Equatable {
 
     /// The error for a file over the limit, of `byteCount` bytes when its
     /// size is known: reading stops before such a file is parsed (or read whole).
-    public static func tooLarge(file: String, byteCount: Int?) -> ConfigError {
+    package static func tooLarge(file: String, byteCount: Int?) -> ConfigError {
         let size = byteCount.map { "is \($0) bytes" } ?? "has more bytes than that"
         return ConfigError(file: file, line: 0,
                            message: "a configuration may have at most \(maximumFileBytes) bytes (1 MiB) and the file \(size); "
@@ -61,7 +61,7 @@ public struct ConfigLines: Sendable, Equatable {
     /// `value` in single quotes for an error message, cut to
     /// `maximumQuotedCharacters` with its full length said, so a huge value
     /// cannot make a huge log line.
-    public static func quoted(_ value: some StringProtocol) -> String {
+    package static func quoted(_ value: some StringProtocol) -> String {
         let scalars = value.unicodeScalars
         guard scalars.count > maximumQuotedCharacters else { return "'\(value)'" }
         // Cut by scalars, not Characters: one Character may hold any number of combining marks.

@@ -10,7 +10,7 @@
 /// allowed. A key given twice takes the last value, except `phrase`, which
 /// adds a phrase each time (up to `PhraseLimits`), and `[wyoming] uri`,
 /// which adds a listening address each time.
-public enum ConfigParser {
+package enum ConfigParser {
     /// One known key: where it lives, what it accepts, how it applies.
     struct Key: Sendable {
         let section: String
@@ -24,17 +24,17 @@ public enum ConfigParser {
     }
 
     /// The threshold a phrase may carry after `|` (and `--threshold` sets for all).
-    public static let phraseThresholdRange: ClosedRange<Double> = 0.05...1
+    package static let phraseThresholdRange: ClosedRange<Double> = 0.05...1
 
     /// Parses `text` read from `file` (the name is used in errors only).
-    public static func parse(_ text: String, file: String) throws(ConfigError) -> EarsConfig {
+    package static func parse(_ text: String, file: String) throws(ConfigError) -> EarsConfig {
         try parse(bytes: Array(text.utf8), file: file).config
     }
 
     /// Parses the bytes of a file (at most `ConfigLines.maximumFileBytes`;
     /// lines may end in LF, CRLF or CR) and records the line each key was
     /// set on, for checks made later (`LocatedConfig`).
-    public static func parse(bytes: some Collection<UInt8>, file: String) throws(ConfigError) -> LocatedConfig {
+    package static func parse(bytes: some Collection<UInt8>, file: String) throws(ConfigError) -> LocatedConfig {
         var config = EarsConfig()
         var origins: [String: LocatedConfig.Origin] = [:]
         var section: String?
@@ -75,7 +75,7 @@ public enum ConfigParser {
     }
 
     /// Every key, for documentation checks: `section.name` → what is allowed.
-    public static var documentedKeys: [(key: String, allowed: String)] {
+    package static var documentedKeys: [(key: String, allowed: String)] {
         keys.map { ("\($0.section).\($0.name)", $0.allowed) }
     }
 
@@ -83,12 +83,12 @@ public enum ConfigParser {
     /// `wake.verifier_threshold`; `wake.phrase` gives the phrase threshold's),
     /// so a command-line flag setting the same value checks the same range;
     /// nil for a key that is not a decimal number.
-    public static func numberRange(_ key: String) -> ClosedRange<Double>? {
+    package static func numberRange(_ key: String) -> ClosedRange<Double>? {
         keys.first { "\($0.section).\($0.name)" == key }?.range
     }
 
     /// A range in words as the messages write it: "0.01 to 0.99", "0 to 1000000", "1e-80 to 1".
-    public static func words(_ range: ClosedRange<Double>) -> String {
+    package static func words(_ range: ClosedRange<Double>) -> String {
         func number(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         }
@@ -139,7 +139,7 @@ public enum ConfigParser {
     }
 
     /// Reads a systemd-style boolean.
-    public static func parseSwitch(_ value: String) -> Bool? {
+    package static func parseSwitch(_ value: String) -> Bool? {
         switch value.lowercased() {
         case "on", "yes", "true", "1": return true
         case "off", "no", "false", "0": return false

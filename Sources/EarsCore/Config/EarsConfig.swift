@@ -1,112 +1,112 @@
 /// Everything ears can be told, with the defaults a fresh install runs with.
 /// Read from ears.conf (`ConfigParser`), then overridden by command-line flags.
 /// Every key is documented in docs/configuration.md.
-public struct EarsConfig: Sendable, Equatable {
+package struct EarsConfig: Sendable, Equatable {
     /// Where the daemon looks when `--config` is not given.
-    public static let defaultPath = "/etc/ears/ears.conf"
+    package static let defaultPath = "/etc/ears/ears.conf"
     /// The phrase listened for when none is configured.
-    public static let defaultPhrase = "hey cordelia"
+    package static let defaultPhrase = "hey cordelia"
     /// PocketSphinx phrase boost when none is configured (see docs/performance.md).
-    public static let defaultPhraseBoost = 1000.0
+    package static let defaultPhraseBoost = 1000.0
     /// Noise suppression level when none is configured, in dB (see docs/benchmark.md).
-    public static let defaultNoiseSuppressionDecibels = -15
+    package static let defaultNoiseSuppressionDecibels = -15
     /// Keyphrase threshold when none is configured (see docs/benchmark.md).
-    public static let defaultSpotterThreshold = 1e-30
+    package static let defaultSpotterThreshold = 1e-30
     /// Verifier threshold when none is configured: chosen by
     /// bench/fit_verifier.py with the weights (`VerifierWeights`).
-    public static let defaultVerifierThreshold = VerifierWeights.threshold
+    package static let defaultVerifierThreshold = VerifierWeights.threshold
     /// Mode of the status socket file when none is configured.
-    public static let defaultSocketMode: UInt32 = 0o660
+    package static let defaultSocketMode: UInt32 = 0o660
 
     /// `[audio] device`: ALSA capture device name.
-    public var device = "default"
+    package var device = "default"
     /// `[audio] noise_suppression`: whether the engines hear denoised audio
     /// (libspeexdsp); the ring and captures keep the raw audio either way.
-    public var noiseSuppression = true
+    package var noiseSuppression = true
     /// `[audio] noise_suppression_db`: how far noise is pushed down, in dB (-60 to -1).
-    public var noiseSuppressionDecibels = EarsConfig.defaultNoiseSuppressionDecibels
+    package var noiseSuppressionDecibels = EarsConfig.defaultNoiseSuppressionDecibels
     /// `[engine] engine`: which transcriber runs.
-    public var engine: EngineKind = .pocketsphinx
+    package var engine: EngineKind = .pocketsphinx
     /// `[engine] model`: model directory; nil means the engine's installed default.
-    public var model: String?
+    package var model: String?
     /// `[engine] phrase_boost`: how strongly PocketSphinx's language model leans
     /// toward the phrases, as a multiple of a uniform word probability; 0 is off.
-    public var phraseBoost: Double = EarsConfig.defaultPhraseBoost
+    package var phraseBoost: Double = EarsConfig.defaultPhraseBoost
     /// `[engine] speech_gate`: whether silence and steady noise are kept from
     /// the transcriber (the ring and the meter still see every chunk).
-    public var speechGate = true
+    package var speechGate = true
     /// `[engine] vosk_grammar`: whether Vosk decodes with a small grammar of
     /// the phrases plus filler words (on) or its full language model (off).
-    public var voskGrammar = true
+    package var voskGrammar = true
     /// `[wake] phrase` (repeatable): the phrases, each with its threshold.
-    public var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
+    package var phrases: [WakePhrase] = [WakePhrase(text: EarsConfig.defaultPhrase)]
     /// `[wake] matching`: compare sounds (phonetic) or written letters.
-    public var matching: Matching = .phonetic
+    package var matching: Matching = .phonetic
     /// `[wake] spotter`: how PocketSphinx finds candidates (Vosk always transcribes).
-    public var spotter: Spotter = .keyphrase
+    package var spotter: Spotter = .keyphrase
     /// `[wake] spotter_threshold`: PocketSphinx's keyphrase threshold, a
     /// likelihood ratio (e.g. 1e-30); lower finds more candidates.
-    public var spotterThreshold = EarsConfig.defaultSpotterThreshold
+    package var spotterThreshold = EarsConfig.defaultSpotterThreshold
     /// `[wake] verifier`: whether each candidate is rescored on its own audio
     /// before it wakes (PocketSphinx model; English phrases).
-    public var verifier = true
+    package var verifier = true
     /// `[wake] verifier_threshold`: the calibrated score (0…1) a candidate needs.
-    public var verifierThreshold = EarsConfig.defaultVerifierThreshold
+    package var verifierThreshold = EarsConfig.defaultVerifierThreshold
     /// `[wake] trained_models`: whether a phrase with a model from `ears train`
     /// is heard by it (on) or every phrase by the acoustic route (off).
-    public var trainedModels = true
+    package var trainedModels = true
     /// `[wake] models_directory`: where trained models live; nil means the
     /// environment decides (`PhraseModelDirectory`).
-    public var modelsDirectory: String?
+    package var modelsDirectory: String?
     /// `[wake] trained_contest`: whether a trained model's detection is
     /// refused when the verifier's contest of the phrase against its
     /// sound-alikes picks a sound-alike (needs `verifier = on`, English).
-    public var trainedContest = true
+    package var trainedContest = true
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
-    public var trainedThreshold: Double?
+    package var trainedThreshold: Double?
     /// `[wake] refractory_seconds`: seconds of audio before the same phrase may fire again.
-    public var refractorySeconds = WakeDetector.defaultRefractorySeconds
+    package var refractorySeconds = WakeDetector.defaultRefractorySeconds
     /// `[status] runtime_directory`: where sockets live; nil means the environment decides.
-    public var runtimeDirectory: String?
+    package var runtimeDirectory: String?
     /// `[status] socket_mode`: permission bits of the status socket (octal in the file).
-    public var socketMode: UInt32 = EarsConfig.defaultSocketMode
+    package var socketMode: UInt32 = EarsConfig.defaultSocketMode
 
     /// `[capture] max_seconds` and `silence_seconds`: the capture's limits.
-    public var captureLimits = CaptureLimits()
+    package var captureLimits = CaptureLimits()
     /// `[capture] on_wake`: a program started per capture with the WAV on stdin; nil is none.
-    public var onWake: String?
+    package var onWake: String?
     /// `[capture] hook_timeout_seconds`: a hook still running after this is killed.
-    public var hookTimeoutSeconds = 30.0
+    package var hookTimeoutSeconds = 30.0
     /// `[capture] on_detect`: a program started at each detection (before the
     /// capture ends), with the phrase and score in its environment; nil is none.
-    public var onDetect: String?
+    package var onDetect: String?
     /// `[capture] awake_sound`: a WAV played at each detection; nil is none.
-    public var awakeSound: String?
+    package var awakeSound: String?
     /// `[capture] awake_sound_device`: the ALSA playback device the cue plays on.
-    public var awakeSoundDevice = "default"
+    package var awakeSoundDevice = "default"
     /// `[listen] socket_group`: group owning listen.sock (and allowed into the runtime dir); nil keeps ours.
-    public var listenSocketGroup: String?
+    package var listenSocketGroup: String?
     /// `[listen] ear_text`: whether the owner may read the recent transcript on listen.sock. Off by default.
-    public var earText = false
+    package var earText = false
     /// `[wyoming] uri` (repeatable): where the Wyoming wake service listens
     /// for remote audio (Home Assistant, satellites). Empty, the default: off.
-    public var wyomingURIs: [ServiceURI] = []
+    package var wyomingURIs: [ServiceURI] = []
     /// `[wyoming] zeroconf`: announce each `tcp://` address of the wake
     /// service as `_wyoming._tcp` through avahi-daemon. On by default, so it
     /// takes effect as soon as a tcp address is set; `unix://` is never announced.
-    public var wyomingZeroconf = true
+    package var wyomingZeroconf = true
     /// `[wyoming] max_streams`: remote streams served at once; each holds an engine.
-    public var wyomingMaxStreams = EarsConfig.defaultWyomingMaxStreams
+    package var wyomingMaxStreams = EarsConfig.defaultWyomingMaxStreams
     /// The default `wyomingMaxStreams`: a household's satellites and Home
     /// Assistant itself, at about 130 MB of memory each.
-    public static let defaultWyomingMaxStreams = 4
+    package static let defaultWyomingMaxStreams = 4
 
-    public init() {}
+    package init() {}
 }
 
 /// How the detector compares a phrase with the transcript.
-public enum Matching: String, Sendable, CaseIterable {
+package enum Matching: String, Sendable, CaseIterable {
     /// Phones (English), jamo (Hangul) or letters (other scripts), with sound-aware costs.
     case phonetic
     /// Folded letters with spaces removed.
@@ -114,7 +114,7 @@ public enum Matching: String, Sendable, CaseIterable {
 }
 
 /// How PocketSphinx finds wake candidates.
-public enum Spotter: String, Sendable, CaseIterable {
+package enum Spotter: String, Sendable, CaseIterable {
     /// Acoustic keyphrase search (each phrase against a phone loop), no
     /// language model: cheap and robust in noise; the transcript holds only
     /// the phrases it found.
@@ -125,7 +125,7 @@ public enum Spotter: String, Sendable, CaseIterable {
 }
 
 /// The transcription engines ears knows.
-public enum EngineKind: String, Sendable, CaseIterable {
+package enum EngineKind: String, Sendable, CaseIterable {
     /// CMU PocketSphinx from Debian: English, the default.
     case pocketsphinx
     /// Vosk (Kaldi): Korean and any language with a Vosk model.
@@ -133,25 +133,25 @@ public enum EngineKind: String, Sendable, CaseIterable {
 }
 
 /// A configuration mistake, located and explained.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file the mistake is in (or `--flag` for a command-line value).
-    public var file: String
+    package var file: String
     /// 1-based line number; 0 when the mistake is not on a line (a missing file).
-    public var line: Int
+    package var line: Int
     /// What is wrong and what is allowed.
-    public var message: String
+    package var message: String
 
-    public init(file: String, line: Int, message: String) {
+    package init(file: String, line: Int, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
     /// `file:line: message`, the form editors and people both read.
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
     }
 
     /// The process exit status for a configuration error (EX_CONFIG).
-    public static let exitCode: Int32 = 78
+    package static let exitCode: Int32 = 78
 }

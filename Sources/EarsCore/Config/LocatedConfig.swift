@@ -1,36 +1,36 @@
 /// A configuration together with where each of its keys was set, so a
 /// check made after parsing (does the group exist, is the hook executable)
 /// can still name `file:line`, or the flag that set the value.
-public struct LocatedConfig: Sendable, Equatable {
+package struct LocatedConfig: Sendable, Equatable {
     /// Where one key's value came from.
-    public struct Origin: Sendable, Equatable {
+    package struct Origin: Sendable, Equatable {
         /// The file (or `--flag` for a command-line value).
-        public var file: String
+        package var file: String
         /// 1-based line; 0 for a flag.
-        public var line: Int
+        package var line: Int
 
         /// An origin in `file` at `line` (0 for a flag).
-        public init(file: String, line: Int) {
+        package init(file: String, line: Int) {
             self.file = file
             self.line = line
         }
     }
 
     /// The configuration.
-    public var config: EarsConfig
+    package var config: EarsConfig
     /// `section.key` (as in `ConfigParser.documentedKeys`) → where its value
     /// was last set. A key at its default has no entry.
-    public var origins: [String: Origin]
+    package var origins: [String: Origin]
 
     /// A configuration with `origins` (none: every key at its default or set in code).
-    public init(config: EarsConfig, origins: [String: Origin] = [:]) {
+    package init(config: EarsConfig, origins: [String: Origin] = [:]) {
         self.config = config
         self.origins = origins
     }
 
     /// A `ConfigError` saying `message` about `key` (`section.key`), at the
     /// key's origin, or at `fallbackFile` when the key was not set anywhere.
-    public func error(at key: String, _ message: String, fallbackFile: String) -> ConfigError {
+    package func error(at key: String, _ message: String, fallbackFile: String) -> ConfigError {
         guard let origin = origins[key] else { return ConfigError(file: fallbackFile, line: 0, message: message) }
         return ConfigError(file: origin.file, line: origin.line, message: message)
     }

@@ -5,15 +5,15 @@
 /// building the engine grows with them — 10,002 phrases stalled audio for
 /// 1.25 s and a 940 MB file held the engine build for minutes. A person
 /// says a handful of phrases; 64 leaves ample room.
-public enum PhraseLimits {
+package enum PhraseLimits {
     /// The most written forms (phrases and their aliases together).
-    public static let maximumForms = 64
+    package static let maximumForms = 64
     /// The most characters (Unicode code points) in one phrase or alias.
-    public static let maximumCharacters = 64
+    package static let maximumCharacters = 64
 
     /// What is wrong with adding `phrase` after `existing`, as the middle of
     /// a sentence ("the phrase is 70 characters long; …"), or nil when it fits.
-    public static func problem(adding phrase: WakePhrase, to existing: [WakePhrase]) -> String? {
+    package static func problem(adding phrase: WakePhrase, to existing: [WakePhrase]) -> String? {
         for form in phrase.forms {
             let characters = form.unicodeScalars.count
             if characters > maximumCharacters {
@@ -29,7 +29,7 @@ public enum PhraseLimits {
     }
 
     /// The first problem with `phrases` as a whole (see `problem(adding:to:)`), or nil.
-    public static func problem(in phrases: [WakePhrase]) -> String? {
+    package static func problem(in phrases: [WakePhrase]) -> String? {
         for index in phrases.indices {
             if let problem = problem(adding: phrases[index], to: Array(phrases[..<index])) { return problem }
         }

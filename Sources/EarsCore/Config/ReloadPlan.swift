@@ -7,31 +7,31 @@
 /// the rest are bound to things opened once at start (the device, the
 /// sockets, the hook) and are reported as needing a restart, while the value
 /// in force stays.
-public struct ReloadPlan: Sendable, Equatable {
+package struct ReloadPlan: Sendable, Equatable {
     /// The configuration to run with after the reload: the new one, except
     /// that every key in `needsRestart` keeps its old value.
-    public var effective: EarsConfig
+    package var effective: EarsConfig
     /// Whether the wake detector must be rebuilt (phrases, thresholds,
     /// aliases, matching or refractory time changed).
-    public var rebuildDetector: Bool
+    package var rebuildDetector: Bool
     /// Whether the transcriber must be loaded again (engine, model, speech
     /// gate, phrase boost, Vosk grammar switch, or phrases, which the boost
     /// and the grammar are built from).
-    public var rebuildEngine: Bool
+    package var rebuildEngine: Bool
     /// Whether the capture limits changed (they apply from the next capture).
-    public var captureLimitsChanged: Bool
+    package var captureLimitsChanged: Bool
     /// Whether the ear text switch changed.
-    public var earTextChanged: Bool
+    package var earTextChanged: Bool
     /// `[section] key` names whose new value needs a restart; the old value stays in force.
-    public var needsRestart: [String]
+    package var needsRestart: [String]
 
     /// Whether anything at all changes.
-    public var changesNothing: Bool {
+    package var changesNothing: Bool {
         !rebuildDetector && !rebuildEngine && !captureLimitsChanged && !earTextChanged
     }
 
     /// Plans the move from `old` (in force) to `new` (just read).
-    public init(old: EarsConfig, new: EarsConfig) {
+    package init(old: EarsConfig, new: EarsConfig) {
         var effective = new
         var restart: [String] = []
         func keep<Value: Equatable>(_ key: WritableKeyPath<EarsConfig, Value>, _ name: String) {
@@ -73,7 +73,7 @@ public struct ReloadPlan: Sendable, Equatable {
     }
 
     /// One content-free line for the journal: what changed, what waits for a restart.
-    public var summary: String {
+    package var summary: String {
         var parts: [String] = []
         if rebuildDetector { parts.append("wake phrases") }
         if rebuildEngine { parts.append("engine") }

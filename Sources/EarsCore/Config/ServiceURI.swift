@@ -4,7 +4,7 @@
 /// Parsing is pure (no name lookup, no socket): `EarsSocket` resolves the
 /// host and binds. A host is an IPv4 address, a bracketed IPv6 address
 /// (`tcp://[::1]:10400`) or a name resolved at bind time (`localhost`).
-public enum ServiceURI: Sendable, Hashable, CustomStringConvertible {
+package enum ServiceURI: Sendable, Hashable, CustomStringConvertible {
     /// TCP on `host` (brackets removed from an IPv6 address) and `port`
     /// (1 to 65535).
     case tcp(host: String, port: Int)
@@ -12,28 +12,28 @@ public enum ServiceURI: Sendable, Hashable, CustomStringConvertible {
     case unix(path: String)
 
     /// The conventional Wyoming wake-service port (wyoming-openwakeword's).
-    public static let conventionalPort = 10400
+    package static let conventionalPort = 10400
 
     /// Longest URI accepted, in bytes: far above any real one, and it keeps
     /// the quoted value in an error message short.
-    public static let maximumLength = 512
+    package static let maximumLength = 512
 
     /// Why a text is not a service URI; `sentence` says what to write instead.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong and what is allowed.
-        public var sentence: String
+        package var sentence: String
         /// The sentence.
-        public var description: String { sentence }
+        package var description: String { sentence }
     }
 
     /// What a URI may look like, for error messages and the config key table.
-    public static let allowedForms = "tcp://HOST:PORT (e.g. tcp://127.0.0.1:10400 or tcp://[::1]:10400) or unix:///absolute/path"
+    package static let allowedForms = "tcp://HOST:PORT (e.g. tcp://127.0.0.1:10400 or tcp://[::1]:10400) or unix:///absolute/path"
 
     /// Parses `text`.
     ///
     /// - Throws: `ParseError` naming the problem (unknown scheme, missing or
     ///   out-of-range port, relative path, …) and the allowed forms.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw ParseError(sentence: "the URI is longer than \(Self.maximumLength) bytes; write \(Self.allowedForms)")
         }
@@ -90,7 +90,7 @@ public enum ServiceURI: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URI written back in its canonical form (IPv6 hosts bracketed).
-    public var description: String {
+    package var description: String {
         switch self {
         case let .tcp(host, port): return host.contains(":") ? "tcp://[\(host)]:\(port)" : "tcp://\(host):\(port)"
         case let .unix(path): return "unix://" + path
@@ -100,7 +100,7 @@ public enum ServiceURI: Sendable, Hashable, CustomStringConvertible {
     /// Whether other machines could reach it: TCP on anything but a
     /// loopback address (`127.x`, `::1`, `localhost`). The daemon says so
     /// in its log, since such a port hears whoever can route to it.
-    public var isReachableFromOtherMachines: Bool {
+    package var isReachableFromOtherMachines: Bool {
         guard case let .tcp(host, _) = self else { return false }
         return !(host.hasPrefix("127.") || host == "::1" || host == "localhost")
     }

@@ -10,7 +10,7 @@
 ///
 /// Pure: no locks and no clocks; the caller (`ChunkQueue` in EarsDaemon)
 /// guards it. Generic so the policy is tested on plain numbers.
-public struct DecodeBacklog<Element>: Sendable where Element: Sendable {
+package struct DecodeBacklog<Element>: Sendable where Element: Sendable {
     /// Chunks the backlog holds by default: 1.2 s of 100 ms chunks. Long
     /// enough that a decoder that is merely uneven (a long utterance's end,
     /// the verifier's search at a candidate, a busy machine's scheduling)
@@ -21,35 +21,35 @@ public struct DecodeBacklog<Element>: Sendable where Element: Sendable {
     /// than a spoken phrase) of pre-roll in the audio owner's 3.5 s ring;
     /// the capture's pre-roll is then shorter than its usual 3 s by the
     /// lateness past 0.5 s. A decoder slow for good drops.
-    public static var defaultCapacityChunks: Int { 12 }
+    package static var defaultCapacityChunks: Int { 12 }
 
     /// The least pre-roll, in seconds, a wake decoded from the oldest waiting
     /// chunk still finds in the 3.5 s ring (a phrase is said in under 2 s).
-    public static var minimumLateWakePreRollSeconds: Double { 2.0 }
+    package static var minimumLateWakePreRollSeconds: Double { 2.0 }
 
     /// The most elements held at once.
-    public let capacity: Int
+    package let capacity: Int
     /// Elements dropped undecoded since the backlog was made.
-    public private(set) var dropped = 0
+    package private(set) var dropped = 0
     private var elements: [Element] = []
 
     /// An empty backlog holding at most `capacity` elements (at least one).
-    public init(capacity: Int = DecodeBacklog.defaultCapacityChunks) {
+    package init(capacity: Int = DecodeBacklog.defaultCapacityChunks) {
         precondition(capacity > 0, "a backlog needs room for at least one element")
         self.capacity = capacity
         elements.reserveCapacity(capacity)
     }
 
     /// Elements waiting, oldest first, at most `capacity`.
-    public var count: Int { elements.count }
+    package var count: Int { elements.count }
 
     /// Whether nothing waits.
-    public var isEmpty: Bool { elements.isEmpty }
+    package var isEmpty: Bool { elements.isEmpty }
 
     /// Adds `element` after the others; when full, the oldest waiting element
     /// is dropped first and counted. Returns how many were dropped (0 or 1).
     @discardableResult
-    public mutating func push(_ element: Element) -> Int {
+    package mutating func push(_ element: Element) -> Int {
         var droppedNow = 0
         if elements.count >= capacity {
             elements.removeFirst(elements.count - capacity + 1)
@@ -61,13 +61,13 @@ public struct DecodeBacklog<Element>: Sendable where Element: Sendable {
     }
 
     /// Takes the oldest waiting element, or nil when none waits.
-    public mutating func pop() -> Element? {
+    package mutating func pop() -> Element? {
         elements.isEmpty ? nil : elements.removeFirst()
     }
 
     /// Forgets what waits without counting it as dropped (the source closed:
     /// that audio is not behind, it belongs to a stream that ended).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         elements.removeAll(keepingCapacity: true)
     }
 }

@@ -10,30 +10,30 @@
 ///
 /// An `Ear` is used from one thread only: the ear's, in `ears listen`
 /// (the audio owner keeps a ring of its own for captures).
-public final class Ear {
+package final class Ear {
     /// Seconds of audio the ring holds: 3.5 s, 56,000 samples at 16 kHz.
-    public static let ringSeconds = 3.5
+    package static let ringSeconds = 3.5
     /// Final pieces kept for the detector; older ones are forgotten.
-    public static let keptFinalPieces = 6
+    package static let keptFinalPieces = 6
 
     /// The last 3.5 s of audio.
-    public private(set) var ring = SampleRing(seconds: Ear.ringSeconds)
+    package private(set) var ring = SampleRing(seconds: Ear.ringSeconds)
     /// Counts and levels, never content.
-    public private(set) var meter = EarMeter()
+    package private(set) var meter = EarMeter()
     /// The last 3.5 s as the engine heard it (denoised when there is a
     /// suppressor, else the same samples as `ring`). Memory only, like `ring`.
-    public private(set) var heardRing = SampleRing(seconds: Ear.ringSeconds)
+    package private(set) var heardRing = SampleRing(seconds: Ear.ringSeconds)
     /// Audio time just past the newest sample in both rings, in samples.
-    public private(set) var endSample: Int64 = 0
+    package private(set) var endSample: Int64 = 0
     /// The engine this ear feeds.
-    public let transcriber: any Transcriber
+    package let transcriber: any Transcriber
     /// What cleans the audio before the engine hears it; nil feeds raw audio.
-    public let suppressor: (any NoiseSuppressor)?
+    package let suppressor: (any NoiseSuppressor)?
     /// A second engine fed every chunk exactly as captured — no gate, no
     /// noise suppressor — because it was trained on such audio (the trained
     /// phrase models, `NeuralTranscriber`); nil when there is none. Its
     /// pieces join the main engine's.
-    public let rawTranscriber: (any Transcriber)?
+    package let rawTranscriber: (any Transcriber)?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -48,7 +48,7 @@ public final class Ear {
     /// that loads a new engine), so the status counters never go backwards.
     /// `suppressor`, if given, denoises what the gate and the engine see.
     /// `rawTranscriber`, if given, hears every chunk as captured.
-    public init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
+    package init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
                 rawTranscriber: (any Transcriber)? = nil,
                 meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
         self.transcriber = transcriber
@@ -62,17 +62,17 @@ public final class Ear {
     /// Continues the counts of `earlier` (the meter of the ear this one
     /// replaces, at the moment it is replaced), so status counters never go
     /// backwards across a reload.
-    public func continueCounting(from earlier: EarMeter) {
+    package func continueCounting(from earlier: EarMeter) {
         meter = earlier
     }
 
     /// Counts `chunks` the ear's queue dropped before they reached it.
-    public func countDropped(_ chunks: Int) {
+    package func countDropped(_ chunks: Int) {
         meter.dropped += chunks
     }
 
     /// Starts the transcriber on a fresh stream beginning at `startSample`.
-    public func start(atSample startSample: Int64 = 0) throws(TranscriberError) {
+    package func start(atSample startSample: Int64 = 0) throws(TranscriberError) {
         finals.removeAll()
         volatile = nil
         ring.removeAll()
@@ -86,7 +86,7 @@ public final class Ear {
 
     /// Takes one chunk: ring, meter, transcriber. Returns the pieces the
     /// transcriber produced for it, already folded into `recentPieces`.
-    public func take(_ chunk: AudioChunk) throws(TranscriberError) -> [TranscriptPiece] {
+    package func take(_ chunk: AudioChunk) throws(TranscriberError) -> [TranscriptPiece] {
         meter.chunks += 1
         meter.lastAudioAt = monotonicSeconds()
         meter.loudest = max(meter.loudest, chunk.peakLevel)
@@ -118,20 +118,20 @@ public final class Ear {
     }
 
     /// Drops both engines' streams (after an error); the next call must be `start`.
-    public func resetEngines() {
+    package func resetEngines() {
         transcriber.reset()
         rawTranscriber?.reset()
     }
 
     /// Both engines forget what they adapted to (`Transcriber.forgetAdaptation`):
     /// each file of `ears scan` starts from the state the engines loaded in.
-    public func forgetAdaptation() throws(TranscriberError) {
+    package func forgetAdaptation() throws(TranscriberError) {
         try transcriber.forgetAdaptation()
         try rawTranscriber?.forgetAdaptation()
     }
 
     /// Ends the stream (end of a file): the open utterance comes back final.
-    public func finish() throws(TranscriberError) -> [TranscriptPiece] {
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] {
         let produced = try transcriber.finish() + (rawTranscriber?.finish() ?? [])
         absorb(produced)
         return produced
@@ -139,14 +139,14 @@ public final class Ear {
 
     /// The pieces a phrase can be in: up to six finals, oldest first, then the
     /// current volatile piece if there is one.
-    public var recentPieces: [TranscriptPiece] {
+    package var recentPieces: [TranscriptPiece] {
         finals + (volatile.map { [$0] } ?? [])
     }
 
     /// What the engine heard from audio time `startSample` up to `endSample`
     /// (samples since the stream began), cut to what `heardRing` still holds;
     /// empty when none of it is left.
-    public func heardAudio(fromSample startSample: Int64, toSample requestedEnd: Int64) -> [Int16] {
+    package func heardAudio(fromSample startSample: Int64, toSample requestedEnd: Int64) -> [Int16] {
         let oldest = endSample - Int64(heardRing.count)
         let start = max(startSample, oldest), end = min(requestedEnd, endSample)
         guard end > start else { return [] }
@@ -155,7 +155,7 @@ public final class Ear {
     }
 
     /// Seconds since the last chunk, or nil before the first.
-    public var secondsSinceAudio: Double? {
+    package var secondsSinceAudio: Double? {
         meter.secondsSinceAudio(now: monotonicSeconds())
     }
 
@@ -179,7 +179,7 @@ public final class Ear {
 /// Decides which chunks reach the transcriber. A gate that skips silence
 /// returns no chunks; when speech starts it returns the onset the ring still
 /// holds followed by the chunk, so the first word is not lost.
-public protocol SpeechGate: AnyObject {
+package protocol SpeechGate: AnyObject {
     /// Returns the chunks to feed for `chunk` (possibly none, possibly the
     /// ring's recent audio first). `ring` already contains `chunk`.
     func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk]

@@ -37,66 +37,66 @@ import Foundation
 /// Levels are dBFS of mean square power relative to full-scale 16-bit
 /// (32,768²): a full-scale square wave is 0 dBFS, a full-scale sine −3 dBFS.
 /// A gate is used from the audio owner's thread only, like its `Ear`.
-public final class EnergySpeechGate: SpeechGate {
+package final class EnergySpeechGate: SpeechGate {
     /// Seconds of audio fed from before the first voiced level at an onset:
     /// 0.3 s covers an onset consonant and a quiet attack.
-    public static let defaultPreRollSeconds = 0.3
+    package static let defaultPreRollSeconds = 0.3
     /// Seconds the gate stays open after the last sounding chunk: 1.0 s is
     /// twice PocketSphinx's default 0.5 s of post-speech silence.
-    public static let defaultHangoverSeconds = 1.0
+    package static let defaultHangoverSeconds = 1.0
     /// Decibels above the floor a frame's level needs to be voiced (speech onset).
-    public static let defaultOnsetMarginDecibels = 10.0
+    package static let defaultOnsetMarginDecibels = 10.0
     /// Decibels above the floor a chunk's mean power needs to keep an open gate open.
-    public static let defaultSustainMarginDecibels = 6.0
+    package static let defaultSustainMarginDecibels = 6.0
     /// Absolute dBFS a level needs to count at all: below this is a quiet room.
-    public static let defaultMinimumSpeechDecibels = -55.0
+    package static let defaultMinimumSpeechDecibels = -55.0
     /// Seconds of history the noise floor is the lowest level of.
-    public static let defaultFloorWindowSeconds = 1.0
+    package static let defaultFloorWindowSeconds = 1.0
     /// Length of one analysis frame, in seconds (160 samples at 16 kHz).
-    public static let frameSeconds = 0.01
+    package static let frameSeconds = 0.01
     /// Voiced seconds needed within `onsetWindowSeconds` for speech to start.
-    public static let onsetVoicedSeconds = 0.1
+    package static let onsetVoicedSeconds = 0.1
     /// Seconds of frames the onset count looks back over (spans chunk edges).
-    public static let onsetWindowSeconds = 0.2
+    package static let onsetWindowSeconds = 0.2
     /// Zero crossings per sample (after the high-pass) above which a frame is
     /// too noise-like to be voiced. Measured: white noise 0.5, pink noise
     /// 0.25…0.3, flite vowels 0.02…0.06, vowels in white noise at +15 dB SNR
     /// 0.11 (median), at +10 dB 0.18.
-    public static let maximumVoicedCrossingsPerSample = 0.3
+    package static let maximumVoicedCrossingsPerSample = 0.3
 
     /// Seconds of audio before the first voiced level returned when speech
     /// starts (less if the ring holds less or part of it was already fed).
-    public let preRollSeconds: Double
+    package let preRollSeconds: Double
     /// Seconds of non-sounding chunks still admitted after speech.
-    public let hangoverSeconds: Double
+    package let hangoverSeconds: Double
     /// Decibels above the noise floor for a frame's level to be voiced.
-    public let onsetMarginDecibels: Double
+    package let onsetMarginDecibels: Double
     /// Decibels above the noise floor for a chunk's mean power to sustain open speech.
-    public let sustainMarginDecibels: Double
+    package let sustainMarginDecibels: Double
     /// Minimum level, in dBFS, for a frame to be voiced or a chunk to sustain speech.
-    public let minimumSpeechDecibels: Double
+    package let minimumSpeechDecibels: Double
     /// Seconds over which the noise floor is the lowest level.
-    public let floorWindowSeconds: Double
+    package let floorWindowSeconds: Double
 
     /// Whether the gate is admitting chunks (speech or its hangover).
-    public private(set) var isOpen = false
+    package private(set) var isOpen = false
     /// Chunks passed in since the gate was made (not cleared by `reset`).
-    public private(set) var chunksSeen = 0
+    package private(set) var chunksSeen = 0
     /// Live chunks admitted since the gate was made, pre-roll not included.
-    public private(set) var chunksAdmitted = 0
+    package private(set) var chunksAdmitted = 0
     /// Pre-roll buffers taken from the ring since the gate was made.
-    public private(set) var preRollBuffersAdmitted = 0
+    package private(set) var preRollBuffersAdmitted = 0
     /// Times the gate opened since the gate was made.
-    public private(set) var speechOnsets = 0
+    package private(set) var speechOnsets = 0
     /// Whether the chunk last given to `admit` held speech (an onset, or
     /// loud enough above the floor to keep the gate open). The capture uses it
     /// to hear when the speaker has stopped; the hangover does not count.
-    public private(set) var lastChunkHadSpeech = false
+    package private(set) var lastChunkHadSpeech = false
 
     /// The current noise floor in dBFS (of high-passed audio, so a little under
     /// what a plain RMS meter shows); nil before the first frame, −infinity
     /// for digital silence. For status and tests; computed on demand.
-    public var noiseFloorDecibels: Double? {
+    package var noiseFloorDecibels: Double? {
         let floor = currentFloorPower
         return floor.isFinite ? 10 * log10(floor / Self.fullScalePower) : nil
     }
@@ -156,7 +156,7 @@ public final class EnergySpeechGate: SpeechGate {
     /// Makes a closed gate. Times are seconds (≥ 0), margins are decibels
     /// above the noise floor, `minimumSpeechDecibels` is dBFS.
     /// `floorWindowSeconds` is rounded to whole 100 ms blocks (at least one).
-    public init(preRollSeconds: Double = defaultPreRollSeconds,
+    package init(preRollSeconds: Double = defaultPreRollSeconds,
                 hangoverSeconds: Double = defaultHangoverSeconds,
                 onsetMarginDecibels: Double = defaultOnsetMarginDecibels,
                 sustainMarginDecibels: Double = defaultSustainMarginDecibels,
@@ -192,7 +192,7 @@ public final class EnergySpeechGate: SpeechGate {
     /// at `chunk.startSample`, at most `preRollSeconds` + 0.21 s) followed by
     /// `chunk`; `[chunk]` while open.
     /// `ring` must already hold `chunk` as its newest samples; it is only read.
-    public func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
+    package func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
         chunksSeen += 1
         lastChunkHadSpeech = false
         let offsetNow = chunk.endSample - ring.totalAppended
@@ -231,7 +231,7 @@ public final class EnergySpeechGate: SpeechGate {
 
     /// Forgets the stream: closed, no floor, no history. Counters are kept,
     /// like the ear's meter across `Ear.start`.
-    public func reset() {
+    package func reset() {
         isOpen = false
         frameFill = 0; frameSum = 0; frameSquares = 0; frameCrossings = 0
         previousSample = 0; filtered = 0

@@ -5,20 +5,20 @@
 /// overwrites the oldest samples. `count` never exceeds `capacity`, which is
 /// how "the ring holds at most 3.5 s" is a property of the type rather than
 /// of the caller's discipline.
-public struct SampleRing: Sendable {
+package struct SampleRing: Sendable {
     /// How many samples the ring holds at most (56,000 for 3.5 s at 16 kHz).
-    public let capacity: Int
+    package let capacity: Int
     private var storage: [Int16]
     private let mask: Int
     /// Index of the next write, always within `0..<storage.count`.
     private var head = 0
     /// Number of valid samples, always `<= capacity`.
-    public private(set) var count = 0
+    package private(set) var count = 0
     /// Samples ever appended (for audio time bookkeeping).
-    public private(set) var totalAppended: Int64 = 0
+    package private(set) var totalAppended: Int64 = 0
 
     /// Makes an empty ring for `capacity` samples. `capacity` must be positive.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity > 0, "a ring needs room for at least one sample")
         self.capacity = capacity
         var size = 1
@@ -28,19 +28,19 @@ public struct SampleRing: Sendable {
     }
 
     /// Makes a ring that holds `seconds` of 16 kHz audio.
-    public init(seconds: Double) {
+    package init(seconds: Double) {
         self.init(capacity: AudioFormat.samples(inSeconds: seconds))
     }
 
     /// Seconds of audio currently held.
-    public var heldSeconds: Double { Double(count) / Double(AudioFormat.sampleRate) }
+    package var heldSeconds: Double { Double(count) / Double(AudioFormat.sampleRate) }
 
     /// Number of samples the backing store has room for; fixed for the ring's life.
     /// Exposed so tests can check the ring never reallocates.
-    public var storageCapacity: Int { storage.count }
+    package var storageCapacity: Int { storage.count }
 
     /// Appends samples, dropping the oldest ones past `capacity`.
-    public mutating func append(contentsOf samples: some Collection<Int16>) {
+    package mutating func append(contentsOf samples: some Collection<Int16>) {
         // Only the newest `capacity` samples can survive, so skip the rest up front.
         let keep = samples.count > capacity ? samples.suffix(capacity) : samples[...]
         storage.withUnsafeMutableBufferPointer { buffer in
@@ -55,7 +55,7 @@ public struct SampleRing: Sendable {
     }
 
     /// The newest `sampleCount` samples (or all held, if fewer), oldest first.
-    public func tail(_ sampleCount: Int) -> [Int16] {
+    package func tail(_ sampleCount: Int) -> [Int16] {
         let n = max(0, min(sampleCount, count))
         var out = [Int16]()
         out.reserveCapacity(n)
@@ -68,12 +68,12 @@ public struct SampleRing: Sendable {
     }
 
     /// The newest `seconds` of audio held, oldest first.
-    public func tail(seconds: Double) -> [Int16] {
+    package func tail(seconds: Double) -> [Int16] {
         tail(AudioFormat.samples(inSeconds: seconds))
     }
 
     /// Forgets every sample (storage is kept and zeroed, so nothing lingers in memory).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         storage.withUnsafeMutableBufferPointer { buffer in
             for i in buffer.indices { buffer[i] = 0 }
         }

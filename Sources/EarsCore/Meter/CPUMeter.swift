@@ -2,20 +2,20 @@
 ///
 /// Pure arithmetic: the caller reads its CPU time (getrusage) and a monotonic
 /// clock and hands both in, so the window logic is tested without a process.
-public struct CPUMeter: Sendable, Equatable {
+package struct CPUMeter: Sendable, Equatable {
     /// Length of the sampling window, in seconds.
-    public static let windowSeconds = 5.0
+    package static let windowSeconds = 5.0
 
     /// CPU use over the last complete window, percent of one core (200 = both of two cores).
-    public private(set) var percent = 0.0
+    package private(set) var percent = 0.0
     private var windowStartWall: Double?
     private var windowStartCPU = 0.0
 
-    public init() {}
+    package init() {}
 
     /// Records a reading: `cpuSeconds` of process CPU time at monotonic
     /// `wallSeconds`. Updates `percent` when a full window has passed.
-    public mutating func record(cpuSeconds: Double, wallSeconds: Double) {
+    package mutating func record(cpuSeconds: Double, wallSeconds: Double) {
         guard let start = windowStartWall else {
             windowStartWall = wallSeconds
             windowStartCPU = cpuSeconds

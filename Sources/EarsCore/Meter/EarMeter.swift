@@ -2,25 +2,25 @@
 ///
 /// It answers the field question "is the microphone deaf, or does the
 /// transcriber hear nothing?" and nothing more.
-public struct EarMeter: Sendable, Equatable {
+package struct EarMeter: Sendable, Equatable {
     /// Chunks that arrived from the audio owner.
-    public var chunks = 0
+    package var chunks = 0
     /// Buffers handed to the transcriber.
-    public var fed = 0
+    package var fed = 0
     /// Pieces (volatile or final) that came back from the transcriber.
-    public var results = 0
+    package var results = 0
     /// Chunks the ear never decoded: it fell behind and its queue dropped
     /// the oldest (`DecodeBacklog`). The microphone and captures lost nothing.
-    public var dropped = 0
+    package var dropped = 0
     /// Loudest chunk peak seen, 0…1 of full scale.
-    public var loudest = 0.0
+    package var loudest = 0.0
     /// Monotonic time (seconds) of the last chunk, or nil before the first.
-    public var lastAudioAt: Double?
+    package var lastAudioAt: Double?
 
-    public init() {}
+    package init() {}
 
     /// Seconds since the last chunk at monotonic time `now`, or nil if no audio yet.
-    public func secondsSinceAudio(now: Double) -> Double? {
+    package func secondsSinceAudio(now: Double) -> Double? {
         lastAudioAt.map { max(0, now - $0) }
     }
 }

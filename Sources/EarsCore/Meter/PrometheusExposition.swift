@@ -9,13 +9,13 @@
 ///
 /// It knows nothing about ears: `StatusReport.prometheusText(version:)` says
 /// what goes in.
-public struct PrometheusExposition: Sendable {
+package struct PrometheusExposition: Sendable {
     /// The `Content-Type` a scraper expects for this format:
     /// `text/plain; version=0.0.4; charset=utf-8`.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// A family's `# TYPE`: how a scraper should treat its samples.
-    public enum MetricType: String, Sendable {
+    package enum MetricType: String, Sendable {
         /// Only ever goes up (resets to 0 when the process restarts); its
         /// name ends in `_total`.
         case counter
@@ -24,10 +24,10 @@ public struct PrometheusExposition: Sendable {
     }
 
     /// The exposition so far.
-    public private(set) var text = ""
+    package private(set) var text = ""
 
     /// An empty exposition.
-    public init() {}
+    package init() {}
 
     /// Adds a family: its HELP and TYPE lines, then one line per sample in
     /// the given order. `samples` may be empty (a figure not known yet): the
@@ -40,7 +40,7 @@ public struct PrometheusExposition: Sendable {
     ///   - help: one line of help text (backslash and newline are escaped).
     ///   - samples: label pairs (name, unescaped value; names match
     ///     `[a-zA-Z_][a-zA-Z0-9_]*`) and the sample's value.
-    public mutating func family(_ name: String, _ type: MetricType, help: String,
+    package mutating func family(_ name: String, _ type: MetricType, help: String,
                                 samples: [(labels: [(String, String)], value: Double)]) {
         precondition(Self.isMetricName(name), "not a Prometheus metric name: \(name)")
         precondition(type != .counter || name.hasSuffix("_total"), "a counter's name must end in _total: \(name)")
@@ -62,20 +62,20 @@ public struct PrometheusExposition: Sendable {
 
     /// Adds a family with one unlabelled sample, or (when `value` is nil) no
     /// sample at all.
-    public mutating func family(_ name: String, _ type: MetricType, help: String, value: Double?) {
+    package mutating func family(_ name: String, _ type: MetricType, help: String, value: Double?) {
         family(name, type, help: help, samples: value.map { [(labels: [], value: $0)] } ?? [])
     }
 
     /// A label value escaped for the exposition: `\` becomes `\\`, `"`
     /// becomes `\"`, and a line feed becomes `\n`. Everything else, UTF-8
     /// included, passes through.
-    public static func escapeLabelValue(_ value: String) -> String {
+    package static func escapeLabelValue(_ value: String) -> String {
         escaped(value, replacing: ["\\": "\\\\", "\"": "\\\"", "\n": "\\n"])
     }
 
     /// HELP text escaped for the exposition: `\` becomes `\\` and a line
     /// feed becomes `\n` (double quotes need no escape there).
-    public static func escapeHelp(_ help: String) -> String {
+    package static func escapeHelp(_ help: String) -> String {
         escaped(help, replacing: ["\\": "\\\\", "\n": "\\n"])
     }
 
@@ -92,7 +92,7 @@ public struct PrometheusExposition: Sendable {
     /// whole number below 2^53 in magnitude without a decimal point (`42`);
     /// anything else as the shortest decimal that reads back to the same
     /// `Double` (`0.25`, `1e-05`), which Go's `ParseFloat` accepts.
-    public static func formatNumber(_ value: Double) -> String {
+    package static func formatNumber(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
@@ -102,12 +102,12 @@ public struct PrometheusExposition: Sendable {
     }
 
     /// Whether `name` is a valid metric name: `[a-zA-Z_:][a-zA-Z0-9_:]*`.
-    public static func isMetricName(_ name: String) -> Bool {
+    package static func isMetricName(_ name: String) -> Bool {
         isName(name, extra: ":")
     }
 
     /// Whether `name` is a valid label name: `[a-zA-Z_][a-zA-Z0-9_]*`.
-    public static func isLabelName(_ name: String) -> Bool {
+    package static func isLabelName(_ name: String) -> Bool {
         isName(name, extra: nil)
     }
 
@@ -126,7 +126,7 @@ extension ListenPhase {
     /// Every phase, in declaration order: the `phase` label values of
     /// `ears_phase`. The switch in `exposedIndex` makes a new case a compile
     /// error here until it is added.
-    public static let exposed: [ListenPhase] = [.opening, .listening, .closed]
+    package static let exposed: [ListenPhase] = [.opening, .listening, .closed]
 
     /// The position in `exposed`; exhaustive on purpose (see `exposed`).
     var exposedIndex: Int {
@@ -175,7 +175,7 @@ extension StatusReport {
     ///
     /// - Parameter version: the ears version for `ears_info`, or nil to
     ///   leave that label out.
-    public func prometheusText(version: String? = nil) -> String {
+    package func prometheusText(version: String? = nil) -> String {
         var out = PrometheusExposition()
         var info = [("engine", engine), ("model", model)]
         if let version { info.append(("version", version)) }

@@ -4,28 +4,28 @@
 ///
 /// Shown as the `remote` section of `GET /ears` and as `ears_remote_*`
 /// families in `GET /metrics`.
-public struct RemoteMeter: Sendable, Equatable {
+package struct RemoteMeter: Sendable, Equatable {
     /// Connections open now.
-    public var openConnections = 0
+    package var openConnections = 0
     /// Connections accepted since start (refused ones not included).
-    public var totalConnections = 0
+    package var totalConnections = 0
     /// Connections closed at once because `maximumStreams` were open.
-    public var refusedConnections = 0
+    package var refusedConnections = 0
     /// Connections ended with an `error` event (bad input or a failed ear).
-    public var errors = 0
+    package var errors = 0
     /// Seconds of remote audio received, in the clients' own formats.
-    public var audioSeconds = 0.0
+    package var audioSeconds = 0.0
     /// Detections sent, per phrase (configured text, never anything heard).
-    public var detections: [String: Int] = [:]
+    package var detections: [String: Int] = [:]
 
     /// Makes an empty meter.
-    public init() {}
+    package init() {}
 
     /// Detections over every phrase.
-    public var totalDetections: Int { detections.values.reduce(0, +) }
+    package var totalDetections: Int { detections.values.reduce(0, +) }
 
     /// The `remote` object of `GET /ears`.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         [
             "connections": .integer(Int64(openConnections)),
             "connections_total": .integer(Int64(totalConnections)),
@@ -38,7 +38,7 @@ public struct RemoteMeter: Sendable, Equatable {
     }
 
     /// Adds the `ears_remote_*` families to `exposition`.
-    public func expose(into exposition: inout PrometheusExposition) {
+    package func expose(into exposition: inout PrometheusExposition) {
         exposition.family("ears_remote_connections", .gauge, help: "Wyoming wake-service connections open now.",
                           value: Double(openConnections))
         exposition.family("ears_remote_connections_total", .counter, help: "Wyoming wake-service connections accepted since start.",

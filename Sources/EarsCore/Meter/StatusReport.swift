@@ -3,55 +3,55 @@ import Foundation
 /// What `GET /ears` answers: the phase and content-free meters. By
 /// construction it has no field that could carry transcript text or audio;
 /// `heard_shown` only says whether the owner switched the ear text on.
-public struct StatusReport: Sendable {
-    public var phase: ListenPhase = .opening
+package struct StatusReport: Sendable {
+    package var phase: ListenPhase = .opening
     /// One sentence while closed, else nil.
-    public var closedWhy: String?
+    package var closedWhy: String?
     /// Engine name, e.g. `pocketsphinx`.
-    public var engine: String
+    package var engine: String
     /// Model name or path.
-    public var model: String
+    package var model: String
     /// The process's own CPU use over the last sampling window, percent of one core.
-    public var cpuPercent: Double = 0
+    package var cpuPercent: Double = 0
     /// The ear's meter.
-    public var ear = EarMeter()
+    package var ear = EarMeter()
     /// Seconds since the last chunk, or nil before the first.
-    public var secondsSinceAudio: Double?
+    package var secondsSinceAudio: Double?
     /// Wakes since start.
-    public var wakes = 0
+    package var wakes = 0
     /// Utterances that scored just under a phrase's threshold (content-free).
-    public var nearMisses = 0
+    package var nearMisses = 0
     /// Wake candidates the verifier refused (content-free).
-    public var refusedCandidates = 0
+    package var refusedCandidates = 0
     /// Captures started since start.
-    public var captures = 0
+    package var captures = 0
     /// Seconds of audio captured in total.
-    public var captureSeconds = 0.0
+    package var captureSeconds = 0.0
     /// Wakes and taps that arrived during a capture and extended nothing.
-    public var triggersDuringCapture = 0
+    package var triggersDuringCapture = 0
     /// The exec hook's counts (runs, failures, kills, total seconds), or nil without a hook.
-    public var hook: (runs: Int, failures: Int, killed: Int, seconds: Double)?
+    package var hook: (runs: Int, failures: Int, killed: Int, seconds: Double)?
     /// Chunks dropped per consumer that fell behind (e.g. `listen_socket`, `hook`).
-    public var droppedChunks: [String: Int] = [:]
+    package var droppedChunks: [String: Int] = [:]
     /// Seconds of audio lost to gaps (a stalled or suspended device, a
     /// stopped process): see `AudioGapMeter`.
-    public var audioGapSeconds = 0.0
+    package var audioGapSeconds = 0.0
     /// Overruns and suspends the microphone recovered from (`AudioSource.recoveries`).
-    public var audioOverruns = 0
+    package var audioOverruns = 0
     /// Seconds since the daemon started.
-    public var uptimeSeconds: Double = 0
+    package var uptimeSeconds: Double = 0
     /// Whether the ear text switch is on (never the text itself).
-    public var heardShown = false
+    package var heardShown = false
     /// The Wyoming wake service's meters, or nil when it is off (no `[wyoming] uri`).
-    public var remote: RemoteMeter?
+    package var remote: RemoteMeter?
 
-    public init(engine: String, model: String) {
+    package init(engine: String, model: String) {
         self.engine = engine
         self.model = model
     }
 
     /// The report as a JSON value: every field, nothing else.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         [
             "phase": .string(phase.rawValue),
             "closed_why": .optional(closedWhy),
@@ -85,7 +85,7 @@ public struct StatusReport: Sendable {
     }
 
     /// The JSON body for `GET /ears` (`jsonValue`, keys sorted).
-    public func json() -> String {
+    package func json() -> String {
         jsonValue.jsonText
     }
 }

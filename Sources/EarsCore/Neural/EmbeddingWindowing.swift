@@ -35,74 +35,74 @@
 /// pass each output to `acceptMel`, which returns that step's embedding
 /// window. All requests must be answered before the next `append` (or the
 /// stream `reset`).
-public struct EmbeddingWindowing: Sendable {
+package struct EmbeddingWindowing: Sendable {
     /// The pipeline's fixed sizes.
-    public struct Geometry: Sendable, Equatable {
+    package struct Geometry: Sendable, Equatable {
         /// Samples per embedding step (80 ms at 16 kHz).
-        public var samplesPerStep: Int
+        package var samplesPerStep: Int
         /// Samples between mel frames (10 ms).
-        public var hopSamples: Int
+        package var hopSamples: Int
         /// Samples one mel frame covers (the model's STFT window).
-        public var frameSamples: Int
+        package var frameSamples: Int
         /// Samples of look-back in front of every mel run but the stream's first.
-        public var lookBackSamples: Int
+        package var lookBackSamples: Int
         /// Values per mel frame.
-        public var melBins: Int
+        package var melBins: Int
         /// Mel frames per embedding window.
-        public var windowFrames: Int
+        package var windowFrames: Int
         /// Frames the buffer starts with, each `paddingValue` in every bin.
-        public var paddingFrames: Int
+        package var paddingFrames: Int
         /// The padding frames' value (after the transform).
-        public var paddingValue: Float
+        package var paddingValue: Float
 
         /// openWakeWord 0.5.1's front end.
-        public static let openWakeWord = Geometry(samplesPerStep: 1280, hopSamples: 160, frameSamples: 512,
+        package static let openWakeWord = Geometry(samplesPerStep: 1280, hopSamples: 160, frameSamples: 512,
                                                   lookBackSamples: 480, melBins: 32, windowFrames: 76,
                                                   paddingFrames: 76, paddingValue: 1)
 
         /// Values per embedding window (`windowFrames * melBins`).
-        public var windowValues: Int { windowFrames * melBins }
+        package var windowValues: Int { windowFrames * melBins }
 
         /// Mel frames the model gives for `samples` samples (0 when too few).
-        public func frames(forSamples samples: Int) -> Int {
+        package func frames(forSamples samples: Int) -> Int {
             samples < frameSamples ? 0 : (samples - frameSamples) / hopSamples + 1
         }
 
         /// Audio mel frames a stream has after `steps` whole steps.
-        public func frames(afterSteps steps: Int) -> Int {
+        package func frames(afterSteps steps: Int) -> Int {
             frames(forSamples: steps * samplesPerStep)
         }
 
         /// openWakeWord's transform of the model's output (`x / 10 + 2`).
         @inline(__always)
-        public static func transform(_ value: Float) -> Float { value / 10 + 2 }
+        package static func transform(_ value: Float) -> Float { value / 10 + 2 }
     }
 
     /// One melspectrogram run to do: the samples in stream order (int16
     /// values as float) and how many frames the answer must have.
-    public struct MelRequest: Sendable, Equatable {
-        public var samples: [Float]
-        public var expectedFrames: Int
+    package struct MelRequest: Sendable, Equatable {
+        package var samples: [Float]
+        package var expectedFrames: Int
     }
 
     /// The melspectrogram model answered with another number of values than the request needs.
-    public struct FrameCountMismatch: Error, Equatable, Sendable {
-        public var expectedValues: Int
-        public var receivedValues: Int
+    package struct FrameCountMismatch: Error, Equatable, Sendable {
+        package var expectedValues: Int
+        package var receivedValues: Int
         /// One sentence for logs.
-        public var sentence: String {
+        package var sentence: String {
             "the melspectrogram model gave \(receivedValues) values where \(expectedValues) were expected"
         }
     }
 
-    public let geometry: Geometry
+    package let geometry: Geometry
 
     /// Samples not yet in a whole step.
     private var pending: [Int16] = []
     /// The last `lookBackSamples` samples of the steps already requested (fewer at the stream's start).
     private var lookBack: [Int16] = []
     /// Whole steps requested from the melspectrogram model.
-    public private(set) var stepsRequested = 0
+    package private(set) var stepsRequested = 0
     /// The frame counts of the requests not yet answered, oldest first.
     private var awaiting: [Int] = []
     /// Transformed frames, padding first, flattened (`frame * melBins + bin`);
@@ -110,21 +110,21 @@ public struct EmbeddingWindowing: Sendable {
     private var frames: [Float] = []
     private var firstFrame = 0
     /// Embedding windows handed out (steps answered).
-    public private(set) var windowsEmitted = 0
+    package private(set) var windowsEmitted = 0
 
-    public init(geometry: Geometry = .openWakeWord) {
+    package init(geometry: Geometry = .openWakeWord) {
         self.geometry = geometry
         reset()
     }
 
     /// Samples held back until their step is complete.
-    public var pendingSamples: Int { pending.count }
+    package var pendingSamples: Int { pending.count }
 
     /// Requests returned by `append` and not yet answered.
-    public var outstandingRequests: Int { awaiting.count }
+    package var outstandingRequests: Int { awaiting.count }
 
     /// Forgets the stream: the next `append` starts a new one.
-    public mutating func reset() {
+    package mutating func reset() {
         pending.removeAll(keepingCapacity: true)
         lookBack.removeAll(keepingCapacity: true)
         stepsRequested = 0
@@ -136,7 +136,7 @@ public struct EmbeddingWindowing: Sendable {
 
     /// Adds samples in stream order; returns one mel run per step that
     /// became complete, oldest first (none while a step is incomplete).
-    public mutating func append(_ samples: [Int16]) -> [MelRequest] {
+    package mutating func append(_ samples: [Int16]) -> [MelRequest] {
         precondition(awaiting.isEmpty, "EmbeddingWindowing: a MelRequest was not answered")
         pending.append(contentsOf: samples)
         let steps = pending.count / geometry.samplesPerStep
@@ -165,7 +165,7 @@ public struct EmbeddingWindowing: Sendable {
     /// step's embedding window, `windowFrames * melBins` transformed values.
     /// On a mismatch (or with no request outstanding) the stream is reset and
     /// the error thrown.
-    public mutating func acceptMel(_ output: [Float]) throws(FrameCountMismatch) -> [Float] {
+    package mutating func acceptMel(_ output: [Float]) throws(FrameCountMismatch) -> [Float] {
         let bins = geometry.melBins
         guard let expected = awaiting.first, output.count == expected * bins else {
             let expectedValues = (awaiting.first ?? 0) * bins
@@ -191,7 +191,7 @@ public struct EmbeddingWindowing: Sendable {
     }
 
     /// How many embeddings a fresh stream fed `sampleCount` samples gives.
-    public static func embeddingCount(forSamples sampleCount: Int, geometry: Geometry = .openWakeWord) -> Int {
+    package static func embeddingCount(forSamples sampleCount: Int, geometry: Geometry = .openWakeWord) -> Int {
         sampleCount / geometry.samplesPerStep
     }
 }

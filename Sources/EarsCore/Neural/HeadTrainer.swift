@@ -3,12 +3,12 @@ import Foundation
 /// One training window for a wake head: `window` holds `windowEmbeddings ×
 /// dimension` values (oldest embedding first), `label` is 1 for "ends on the
 /// phrase" and 0 otherwise, `weight` scales its share of the loss.
-public struct WakeExample: Sendable, Equatable {
-    public var window: [Float]
-    public var label: Float
-    public var weight: Float
+package struct WakeExample: Sendable, Equatable {
+    package var window: [Float]
+    package var label: Float
+    package var weight: Float
 
-    public init(window: [Float], label: Float, weight: Float = 1) {
+    package init(window: [Float], label: Float, weight: Float = 1) {
         self.window = window
         self.label = label
         self.weight = weight
@@ -23,9 +23,9 @@ public struct WakeExample: Sendable, Equatable {
 /// One thread by default (`Settings.threads` 2 uses a second core for the
 /// big products, with identical results); about 20–30 µs per example and
 /// epoch for a 1536-64-1 head on one core.
-public struct HeadTrainer: Sendable {
+package struct HeadTrainer: Sendable {
     /// How the best epoch is chosen on the validation set.
-    public enum Selection: String, Sendable {
+    package enum Selection: String, Sendable {
         /// Lowest weighted validation cross-entropy.
         case validationLoss
         /// Highest average precision (area under the precision–recall curve):
@@ -34,48 +34,48 @@ public struct HeadTrainer: Sendable {
         case averagePrecision
     }
 
-    public struct Settings: Sendable, Equatable {
-        public var windowEmbeddings = 16
-        public var dimension = 96
-        public var hidden = [64]
+    package struct Settings: Sendable, Equatable {
+        package var windowEmbeddings = 16
+        package var dimension = 96
+        package var hidden = [64]
         /// Rectifier slope below zero (0: ReLU).
-        public var leak: Float = 0
-        public var epochs = 30
-        public var batchSize = 128
-        public var learningRate: Float = 1e-3
+        package var leak: Float = 0
+        package var epochs = 30
+        package var batchSize = 128
+        package var learningRate: Float = 1e-3
         /// Decoupled (AdamW) decay per step, as a fraction of the learning rate.
-        public var weightDecay: Float = 1e-4
+        package var weightDecay: Float = 1e-4
         /// Probability of dropping a hidden activation while training (0: none).
-        public var dropout: Float = 0
+        package var dropout: Float = 0
         /// Weight of a positive relative to a negative; nil balances the classes
         /// (total positive weight equals total negative weight).
-        public var positiveWeight: Float? = nil
+        package var positiveWeight: Float? = nil
         /// Fit a per-dimension mean and scale on the training windows.
-        public var normalize = true
+        package var normalize = true
         /// Epochs without improvement before stopping (0: never stop early).
-        public var patience = 6
-        public var selection = Selection.validationLoss
-        public var seed: UInt64 = 1
+        package var patience = 6
+        package var selection = Selection.validationLoss
+        package var seed: UInt64 = 1
         /// Threads for the big layer's products: 1, or 2 to use a second
         /// core. The work is split so the weights are bit-identical either way.
-        public var threads = 1
+        package var threads = 1
 
-        public init() {}
+        package init() {}
     }
 
     /// What one epoch measured.
-    public struct Epoch: Sendable, Equatable {
+    package struct Epoch: Sendable, Equatable {
         /// Mean weighted loss over the epoch's batches (with dropout, if any).
-        public var trainLoss: Float
+        package var trainLoss: Float
         /// Weighted validation loss, nil without a validation set.
-        public var validationLoss: Float?
+        package var validationLoss: Float?
         /// Validation average precision, nil without a validation set with both classes.
-        public var averagePrecision: Float?
+        package var averagePrecision: Float?
     }
 
     /// How a run ended and what it measured.
-    public struct Report: Sendable, Equatable {
-        public enum Ending: String, Sendable {
+    package struct Report: Sendable, Equatable {
+        package enum Ending: String, Sendable {
             /// Ran every epoch.
             case completed
             /// Stopped after `patience` epochs without improvement.
@@ -86,26 +86,26 @@ public struct HeadTrainer: Sendable {
             /// or far too high a learning rate); the head is the best epoch before it.
             case diverged
         }
-        public var ending: Ending
-        public var epochs: [Epoch]
+        package var ending: Ending
+        package var epochs: [Epoch]
         /// The 1-based epoch whose weights were kept (0: none finished).
-        public var bestEpoch: Int
-        public var trainingExamples: Int
-        public var validationExamples: Int
-        public var positives: Int
-        public var negatives: Int
+        package var bestEpoch: Int
+        package var trainingExamples: Int
+        package var validationExamples: Int
+        package var positives: Int
+        package var negatives: Int
         /// The weight each positive carried relative to a negative.
-        public var positiveWeight: Float
+        package var positiveWeight: Float
         /// Wall-clock seconds the run took.
-        public var seconds: Double
+        package var seconds: Double
 
         /// The kept epoch's figures, if one finished.
-        public var best: Epoch? { bestEpoch > 0 ? epochs[bestEpoch - 1] : nil }
+        package var best: Epoch? { bestEpoch > 0 ? epochs[bestEpoch - 1] : nil }
     }
 
-    public var settings: Settings
+    package var settings: Settings
 
-    public init(settings: Settings = Settings()) {
+    package init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
@@ -113,7 +113,7 @@ public struct HeadTrainer: Sendable {
     /// epochs, training loss, validation loss or NaN); `shouldStop` is asked
     /// between batches, and when it says yes the run ends with the best epoch
     /// finished so far (or the untrained head, if none) and `.cancelled`.
-    public func train(examples: [WakeExample], validation: [WakeExample] = [],
+    package func train(examples: [WakeExample], validation: [WakeExample] = [],
                       progress: (_ epoch: Int, _ epochs: Int, _ trainLoss: Float, _ validationLoss: Float) -> Void = { _, _, _, _ in },
                       shouldStop: () -> Bool = { false }) -> (head: WakeHead, report: Report) {
         let started = ContinuousClock.now
@@ -237,7 +237,7 @@ public struct HeadTrainer: Sendable {
     /// Weighted average precision: the mean, over positives ranked by
     /// score, of the precision at that positive's rank (ties broken
     /// pessimistically: negatives first). Nil unless both classes are present.
-    public static func averagePrecision(scores: [Float], labels: [Float], weights: [Float]) -> Float? {
+    package static func averagePrecision(scores: [Float], labels: [Float], weights: [Float]) -> Float? {
         let order = scores.indices.sorted {
             scores[$0] != scores[$1] ? scores[$0] > scores[$1] : labels[$0] < labels[$1]
         }

@@ -10,16 +10,16 @@
 /// trained on continuous, undenoised audio. A gap in the audio (a feed that
 /// does not start where the last one ended) starts a new front-end stream,
 /// as `start` does. Used from one thread.
-public final class NeuralTranscriber: Transcriber {
+package final class NeuralTranscriber: Transcriber {
     /// Utterance numbers start here, far from any other engine's, because an
     /// ear may hold this engine's pieces beside another's.
-    public static let firstUtterance = 1 << 40
+    package static let firstUtterance = 1 << 40
 
-    public let engineName = "trained"
+    package let engineName = "trained"
     /// The phrases' model files, for the status socket.
-    public let modelName: String
+    package let modelName: String
     /// The models heard, in the order detections name them.
-    public let models: [WakeModel]
+    package let models: [WakeModel]
 
     private let embedder: any SpeechEmbedder
     private let freshSpotter: NeuralWakeSpotter
@@ -46,7 +46,7 @@ public final class NeuralTranscriber: Transcriber {
     /// the sentence naming the phrase and `ears train` as the fix.
     /// `thresholdOverride` (0…1), when given, replaces every model's own
     /// threshold; `modelName` is what the status socket shows.
-    public init(embedder: any SpeechEmbedder, models: [WakeModel], thresholdOverride: Double? = nil,
+    package init(embedder: any SpeechEmbedder, models: [WakeModel], thresholdOverride: Double? = nil,
                 modelName: String) throws(TranscriberError) {
         for model in models where model.frontEndVersion != embedder.frontEndVersion {
             throw .engineFailed(engine: "trained", detail: "the model of \"\(model.phrase)\" was trained on the front end \(model.frontEndVersion), "
@@ -66,11 +66,11 @@ public final class NeuralTranscriber: Transcriber {
         spotter = freshSpotter
     }
 
-    public func start(atSample startSample: Int64) throws(TranscriberError) {
+    package func start(atSample startSample: Int64) throws(TranscriberError) {
         restart(at: startSample)
     }
 
-    public func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+    package func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         if startSample != nextSample { restart(at: startSample) }
         nextSample = startSample + Int64(samples.count)
         let embeddings = try embedder.feed(samples)
@@ -100,7 +100,7 @@ public final class NeuralTranscriber: Transcriber {
     /// sweeps. Each watched threshold gives exactly the pieces this engine
     /// would give with `thresholdOverride` set to it (utterance numbers
     /// apart). Replaces any earlier watch; call it before `start`.
-    public func watch(thresholds: [Double]) {
+    package func watch(thresholds: [Double]) {
         watched = thresholds.map { threshold in
             let phrases = freshSpotter.phrases.map { phrase in
                 var moved = phrase
@@ -114,23 +114,23 @@ public final class NeuralTranscriber: Transcriber {
 
     /// The pieces each watched threshold gave since the last call, in
     /// `watch(thresholds:)` order.
-    public func takeWatchedPieces() -> [[TranscriptPiece]] {
+    package func takeWatchedPieces() -> [[TranscriptPiece]] {
         defer { for index in watched.indices { watched[index].pieces.removeAll() } }
         return watched.map(\.pieces)
     }
 
     /// Nothing is pending at the end of a stream: a detection is reported as
     /// soon as its peak is past.
-    public func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
 
-    public func reset() { restart(at: nextSample) }
+    package func reset() { restart(at: nextSample) }
 
     /// The front end and heads adapt to nothing: the same as `reset`.
-    public func forgetAdaptation() throws(TranscriberError) { reset() }
+    package func forgetAdaptation() throws(TranscriberError) { reset() }
 
     /// The highest score each model's head gave since the last call, in
     /// `models` order (numbers only: for near misses and the benchmark).
-    public func takeMaxScores() -> [Float] { spotter.takeMaxScores() }
+    package func takeMaxScores() -> [Float] { spotter.takeMaxScores() }
 
     private func restart(at sample: Int64) {
         embedder.reset()

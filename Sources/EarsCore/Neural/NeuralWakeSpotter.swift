@@ -11,18 +11,18 @@
 /// window that best ends on the phrase). After a detection the phrase stays
 /// silent for `refractorySeconds` and until its smoothed score has fallen
 /// below the threshold, so one utterance fires once.
-public struct NeuralWakeSpotter: Sendable {
+package struct NeuralWakeSpotter: Sendable {
     /// One phrase to listen for.
-    public struct Phrase: Sendable, Equatable {
+    package struct Phrase: Sendable, Equatable {
         /// The phrase as configured, reported in detections.
-        public var name: String
-        public var head: WakeHead
+        package var name: String
+        package var head: WakeHead
         /// Smoothed score at or above which the phrase is heard.
-        public var threshold: Float
+        package var threshold: Float
         /// Typical spoken length, for the start-time estimate.
-        public var expectedSeconds: Double
+        package var expectedSeconds: Double
 
-        public init(name: String, head: WakeHead, threshold: Float, expectedSeconds: Double = 1.0) {
+        package init(name: String, head: WakeHead, threshold: Float, expectedSeconds: Double = 1.0) {
             self.name = name
             self.head = head
             self.threshold = threshold
@@ -30,40 +30,40 @@ public struct NeuralWakeSpotter: Sendable {
         }
 
         /// A trained model's phrase, head and threshold.
-        public init(model: WakeModel, expectedSeconds: Double = 1.0) {
+        package init(model: WakeModel, expectedSeconds: Double = 1.0) {
             self.init(name: model.phrase, head: model.head, threshold: model.threshold, expectedSeconds: expectedSeconds)
         }
     }
 
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Seconds of audio per embedding (0.08 for openWakeWord's front end).
-        public var stepSeconds = 0.08
+        package var stepSeconds = 0.08
         /// Added to `(index + 1) × stepSeconds` to place an embedding's end
         /// in the stream (negative when the front end's output lags the audio).
-        public var endOffsetSeconds = 0.0
+        package var endOffsetSeconds = 0.0
         /// Scores averaged before the threshold (1: none).
-        public var averageSteps = 2
+        package var averageSteps = 2
         /// Steps to wait after the crossing for a higher score (0: report at once).
-        public var peakSteps = 1
+        package var peakSteps = 1
         /// Seconds after a detection in which the same phrase cannot fire.
-        public var refractorySeconds = 1.5
+        package var refractorySeconds = 1.5
 
-        public init() {}
+        package init() {}
     }
 
     /// A heard phrase.
-    public struct Detection: Sendable, Equatable {
+    package struct Detection: Sendable, Equatable {
         /// Index into `phrases`.
-        public var phraseIndex: Int
-        public var phrase: String
+        package var phraseIndex: Int
+        package var phrase: String
         /// The smoothed score at the peak, 0…1.
-        public var score: Float
+        package var score: Float
         /// Estimated start of the phrase, seconds since the stream started (≥ 0).
-        public var startSeconds: Double
+        package var startSeconds: Double
         /// Where the peak window ends, seconds since the stream started.
-        public var endSeconds: Double
+        package var endSeconds: Double
         /// The embedding (0-based, since the stream started) the peak window ends on.
-        public var embeddingIndex: Int
+        package var embeddingIndex: Int
     }
 
     /// Per-phrase decision state.
@@ -75,12 +75,12 @@ public struct NeuralWakeSpotter: Sendable {
         var maxScore: Float = 0
     }
 
-    public let phrases: [Phrase]
-    public let settings: Settings
+    package let phrases: [Phrase]
+    package let settings: Settings
     /// Values per embedding, the same for every head.
-    public let dimension: Int
+    package let dimension: Int
     /// Embeddings pushed since the stream started (or `reset`).
-    public private(set) var embeddingCount = 0
+    package private(set) var embeddingCount = 0
 
     private let capacity: Int
     /// The last `capacity` embeddings, each written twice (slot and slot +
@@ -88,7 +88,7 @@ public struct NeuralWakeSpotter: Sendable {
     private var history: [Float]
     var trackers: [Tracker]
 
-    public init(phrases: [Phrase], dimension: Int = 96, settings: Settings = Settings()) {
+    package init(phrases: [Phrase], dimension: Int = 96, settings: Settings = Settings()) {
         precondition(phrases.allSatisfy { $0.head.dimension == dimension },
                      "every head must read embeddings of \(dimension) values")
         precondition(settings.stepSeconds > 0 && settings.averageSteps >= 1 && settings.peakSteps >= 0)
@@ -101,7 +101,7 @@ public struct NeuralWakeSpotter: Sendable {
     }
 
     /// Feeds one embedding (`dimension` values); returns the detections it completed.
-    public mutating func push(_ embedding: [Float]) -> [Detection] {
+    package mutating func push(_ embedding: [Float]) -> [Detection] {
         precondition(embedding.count == dimension, "an embedding of \(embedding.count) values, expected \(dimension)")
         let index = embeddingCount
         let slot = index % capacity
@@ -125,19 +125,19 @@ public struct NeuralWakeSpotter: Sendable {
     }
 
     /// Feeds embeddings in stream order; returns the detections, oldest first.
-    public mutating func push(contentsOf embeddings: [[Float]]) -> [Detection] {
+    package mutating func push(contentsOf embeddings: [[Float]]) -> [Detection] {
         embeddings.flatMap { push($0) }
     }
 
     /// The highest score each phrase's head gave since the last call (0 if
     /// none), for diagnostics and near misses; resets them.
-    public mutating func takeMaxScores() -> [Float] {
+    package mutating func takeMaxScores() -> [Float] {
         defer { for i in trackers.indices { trackers[i].maxScore = 0 } }
         return trackers.map(\.maxScore)
     }
 
     /// Forgets the stream: the next embedding is index 0 of a new one.
-    public mutating func reset() {
+    package mutating func reset() {
         embeddingCount = 0
         history.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         trackers = Array(repeating: Tracker(), count: phrases.count)

@@ -6,17 +6,17 @@
 /// either uses `/var/lib/ears`, so `sudo ears train` writes where the service
 /// reads. Models sit in a `phrases` subdirectory of that. Pure: the caller
 /// passes the environment and the user id.
-public enum PhraseModelDirectory {
+package enum PhraseModelDirectory {
     /// The subdirectory of the state directory that holds the models.
-    public static let subdirectory = "phrases"
+    package static let subdirectory = "phrases"
     /// The system state directory used by root and the service.
-    public static let systemStateDirectory = "/var/lib/ears"
+    package static let systemStateDirectory = "/var/lib/ears"
     /// Every model file ends with this.
-    public static let fileExtension = ".wakemodel"
+    package static let fileExtension = ".wakemodel"
 
     /// The models directory: `configured` when given (`[wake] models_directory`,
     /// `--models-dir`), else from the environment as described above.
-    public static func resolve(configured: String?, environment: [String: String], userID: UInt32) -> String {
+    package static func resolve(configured: String?, environment: [String: String], userID: UInt32) -> String {
         if let configured, !configured.isEmpty { return configured }
         if let state = environment["STATE_DIRECTORY"], !state.isEmpty {
             // systemd may list several directories separated by colons; ours is the first.
@@ -35,7 +35,7 @@ public enum PhraseModelDirectory {
     /// words joined by `-` (Hangul kept as it is), then the extension, e.g.
     /// `hey-cordelia.wakemodel`. Two spellings that fold alike share a file,
     /// which is what a person expects ("Hey Cordelia" and "hey cordelia!").
-    public static func fileName(forPhrase phrase: String) -> String {
+    package static func fileName(forPhrase phrase: String) -> String {
         let words = phrase.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) })
         let stem = words.joined(separator: "-")
         return (stem.isEmpty ? "phrase" : stem) + fileExtension

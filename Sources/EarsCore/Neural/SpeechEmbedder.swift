@@ -13,7 +13,7 @@
 /// `reset` forgets the stream. `embeddings(ofClip:)` gives what a fresh
 /// stream fed the whole clip would give (used for training, may batch).
 /// Used from one thread.
-public protocol SpeechEmbedder: AnyObject {
+package protocol SpeechEmbedder: AnyObject {
     /// Values per embedding (96 for openWakeWord's front end).
     var dimension: Int { get }
     /// Audio samples per embedding step (1280, 80 ms at 16 kHz).

@@ -13,16 +13,16 @@
 ///
 /// A value type with no shared state: `score` may run on any thread, and a
 /// forward pass over 16 × 96 inputs takes microseconds.
-public struct WakeHead: Sendable, Equatable {
+package struct WakeHead: Sendable, Equatable {
     /// One dense layer: `outputs × inputs` row-major weights and `outputs` biases.
-    public struct Layer: Sendable, Equatable {
-        public let inputs: Int
-        public let outputs: Int
+    package struct Layer: Sendable, Equatable {
+        package let inputs: Int
+        package let outputs: Int
         /// `weights[o * inputs + i]` is input *i*'s weight into output *o*.
-        public var weights: [Float]
-        public var biases: [Float]
+        package var weights: [Float]
+        package var biases: [Float]
 
-        public init(inputs: Int, outputs: Int, weights: [Float], biases: [Float]) {
+        package init(inputs: Int, outputs: Int, weights: [Float], biases: [Float]) {
             precondition(inputs > 0 && outputs > 0, "a layer needs inputs and outputs")
             precondition(weights.count == inputs * outputs, "a layer needs inputs × outputs weights")
             precondition(biases.count == outputs, "a layer needs one bias per output")
@@ -34,19 +34,19 @@ public struct WakeHead: Sendable, Equatable {
     }
 
     /// Embeddings per window (16 is 1.28 s at 80 ms a step).
-    public let windowEmbeddings: Int
+    package let windowEmbeddings: Int
     /// Values per embedding (96 for openWakeWord's front end).
-    public let dimension: Int
+    package let dimension: Int
     /// The hidden layers then the output layer (one output).
-    public var layers: [Layer]
+    package var layers: [Layer]
     /// Slope of the rectifier below zero in hidden layers (0: ReLU).
-    public var leak: Float
+    package var leak: Float
     /// Per-dimension mean subtracted from every input, or empty for none.
-    public var featureMean: [Float]
+    package var featureMean: [Float]
     /// Per-dimension factor applied after the mean, or empty for none.
-    public var featureScale: [Float]
+    package var featureScale: [Float]
 
-    public init(windowEmbeddings: Int, dimension: Int, layers: [Layer], leak: Float = 0,
+    package init(windowEmbeddings: Int, dimension: Int, layers: [Layer], leak: Float = 0,
                 featureMean: [Float] = [], featureScale: [Float] = []) {
         precondition(windowEmbeddings > 0 && dimension > 0, "a head needs a window and a dimension")
         precondition(Self.problem(windowEmbeddings: windowEmbeddings, dimension: dimension, layers: layers,
@@ -82,7 +82,7 @@ public struct WakeHead: Sendable, Equatable {
 
     /// A freshly initialised head (He-normal hidden layers, small output
     /// layer, zero biases, no normalisation), the same for the same generator state.
-    public static func initialized(windowEmbeddings: Int = 16, dimension: Int = 96, hidden: [Int] = [64],
+    package static func initialized(windowEmbeddings: Int = 16, dimension: Int = 96, hidden: [Int] = [64],
                                    leak: Float = 0, generator: inout SeededGenerator) -> WakeHead {
         var layers: [Layer] = []
         var fanIn = windowEmbeddings * dimension
@@ -98,32 +98,32 @@ public struct WakeHead: Sendable, Equatable {
     }
 
     /// Values per window: `windowEmbeddings × dimension`.
-    public var inputCount: Int { windowEmbeddings * dimension }
+    package var inputCount: Int { windowEmbeddings * dimension }
     /// Widths of the hidden layers, e.g. `[64]`.
-    public var hiddenSizes: [Int] { layers.dropLast().map(\.outputs) }
+    package var hiddenSizes: [Int] { layers.dropLast().map(\.outputs) }
     /// Weights and biases in all layers.
-    public var parameterCount: Int { layers.reduce(0) { $0 + $1.weights.count + $1.biases.count } }
+    package var parameterCount: Int { layers.reduce(0) { $0 + $1.weights.count + $1.biases.count } }
     /// Whether inputs are normalised before the first layer.
-    public var normalizes: Bool { !featureMean.isEmpty }
+    package var normalizes: Bool { !featureMean.isEmpty }
 
     /// How sure the head is that `window` (`inputCount` values, oldest
     /// embedding first) ends on its phrase, 0…1.
-    public func score(window: [Float]) -> Float {
+    package func score(window: [Float]) -> Float {
         window.withUnsafeBufferPointer { score(window: $0) }
     }
 
     /// `score(window:)` for a slice, e.g. the tail of a longer history.
-    public func score(window: ArraySlice<Float>) -> Float {
+    package func score(window: ArraySlice<Float>) -> Float {
         window.withUnsafeBufferPointer { score(window: $0) }
     }
 
     /// `score(window:)` for a buffer of exactly `inputCount` values.
-    public func score(window: UnsafeBufferPointer<Float>) -> Float {
+    package func score(window: UnsafeBufferPointer<Float>) -> Float {
         NeuralKernels.sigmoid(logit(window: window))
     }
 
     /// The output before the sigmoid (log-odds).
-    public func logit(window: UnsafeBufferPointer<Float>) -> Float {
+    package func logit(window: UnsafeBufferPointer<Float>) -> Float {
         precondition(window.count == inputCount, "a window of \(window.count) values for a head reading \(inputCount)")
         let widest = layers.map(\.outputs).max() ?? 1
         return withUnsafeTemporaryAllocation(of: Float.self, capacity: inputCount + 2 * widest) { scratch in
@@ -156,7 +156,7 @@ public struct WakeHead: Sendable, Equatable {
     /// `inputCount`), faster than one at a time, on two threads if
     /// `threads` > 1 (same results); the same values as `score` up to
     /// rounding in the last place.
-    public func scores(windows: [Float], threads: Int = 1) -> [Float] {
+    package func scores(windows: [Float], threads: Int = 1) -> [Float] {
         precondition(windows.count % inputCount == 0, "windows must be whole")
         let rows = windows.count / inputCount
         var logits = [Float](repeating: 0, count: rows)

@@ -2,23 +2,23 @@
 /// it was trained on, the threshold chosen for it, and how it was trained and
 /// how well it did on voices it never saw. No audio. Stored with
 /// `encoded()` and read back with `WakeModel.decode(_:)` (see `WakeModelFile`).
-public struct WakeModel: Sendable, Equatable {
+package struct WakeModel: Sendable, Equatable {
     /// How the head was trained.
-    public struct TrainingSummary: Sendable, Equatable {
+    package struct TrainingSummary: Sendable, Equatable {
         /// Voices the training positives were spoken in (e.g. `flite-slt`).
-        public var voices: [String]
+        package var voices: [String]
         /// Voices kept out of training and used only for the validation figures.
-        public var heldOutVoices: [String]
-        public var positives: Int
-        public var negatives: Int
+        package var heldOutVoices: [String]
+        package var positives: Int
+        package var negatives: Int
         /// Seconds of audio the examples were cut from.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// Wall-clock seconds the training took.
-        public var trainingSeconds: Double
+        package var trainingSeconds: Double
         /// When it was trained, ISO 8601 in UTC (e.g. `2026-11-30T15:20:00Z`).
-        public var createdAt: String
+        package var createdAt: String
 
-        public init(voices: [String] = [], heldOutVoices: [String] = [], positives: Int = 0, negatives: Int = 0,
+        package init(voices: [String] = [], heldOutVoices: [String] = [], positives: Int = 0, negatives: Int = 0,
                     audioSeconds: Double = 0, trainingSeconds: Double = 0, createdAt: String = "") {
             self.voices = voices
             self.heldOutVoices = heldOutVoices
@@ -31,19 +31,19 @@ public struct WakeModel: Sendable, Equatable {
     }
 
     /// How the head did at its threshold on held-out voices; nil where not measured.
-    public struct ValidationFigures: Sendable, Equatable {
+    package struct ValidationFigures: Sendable, Equatable {
         /// Fraction of held-out phrases heard, clean.
-        public var recallClean: Double?
+        package var recallClean: Double?
         /// Fraction heard with noise at 10 dB SNR.
-        public var recallAt10dB: Double?
+        package var recallAt10dB: Double?
         /// Fraction heard with noise at 5 dB SNR.
-        public var recallAt5dB: Double?
+        package var recallAt5dB: Double?
         /// Detections per hour of speech and sound without the phrase.
-        public var falseWakesPerHour: Double?
+        package var falseWakesPerHour: Double?
         /// Fraction of sound-alike phrases that fired.
-        public var soundAlikeWakeRate: Double?
+        package var soundAlikeWakeRate: Double?
 
-        public init(recallClean: Double? = nil, recallAt10dB: Double? = nil, recallAt5dB: Double? = nil,
+        package init(recallClean: Double? = nil, recallAt10dB: Double? = nil, recallAt5dB: Double? = nil,
                     falseWakesPerHour: Double? = nil, soundAlikeWakeRate: Double? = nil) {
             self.recallClean = recallClean
             self.recallAt10dB = recallAt10dB
@@ -54,18 +54,18 @@ public struct WakeModel: Sendable, Equatable {
     }
 
     /// The phrase as the user wrote it.
-    public var phrase: String
+    package var phrase: String
     /// Language tag of the phrase (e.g. `en-US`).
-    public var language: String
+    package var language: String
     /// `SpeechEmbedder.frontEndVersion` of the front end the head was trained on.
-    public var frontEndVersion: String
-    public var head: WakeHead
+    package var frontEndVersion: String
+    package var head: WakeHead
     /// The score at or above which the phrase is heard.
-    public var threshold: Float
-    public var training: TrainingSummary
-    public var validation: ValidationFigures
+    package var threshold: Float
+    package var training: TrainingSummary
+    package var validation: ValidationFigures
 
-    public init(phrase: String, language: String, frontEndVersion: String, head: WakeHead, threshold: Float,
+    package init(phrase: String, language: String, frontEndVersion: String, head: WakeHead, threshold: Float,
                 training: TrainingSummary = TrainingSummary(), validation: ValidationFigures = ValidationFigures()) {
         self.phrase = phrase
         self.language = language
@@ -77,19 +77,19 @@ public struct WakeModel: Sendable, Equatable {
     }
 
     /// The model file's bytes (see `WakeModelFile` for the layout).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         WakeModelFile.encode(self)
     }
 
     /// Reads a model file's bytes; the error says what is wrong and what to do.
-    public static func decode(_ bytes: [UInt8]) throws(WakeModelError) -> WakeModel {
+    package static func decode(_ bytes: [UInt8]) throws(WakeModelError) -> WakeModel {
         try WakeModelFile.decode(bytes)
     }
 }
 
 /// Why a model file could not be read. `sentence` says what to do; the
 /// caller adds the file's path.
-public enum WakeModelError: Error, Equatable, Sendable {
+package enum WakeModelError: Error, Equatable, Sendable {
     /// The file ends before its header or payload does.
     case truncated
     /// The file does not start with `WakeModelFile.magic`: not a wake model.
@@ -102,7 +102,7 @@ public enum WakeModelError: Error, Equatable, Sendable {
     case malformed(String)
 
     /// One sentence for logs and the command line.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .truncated:
             "the wake model file is cut short; run `ears train \"PHRASE\"` again to make a new one"

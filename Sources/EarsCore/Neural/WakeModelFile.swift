@@ -17,13 +17,13 @@
 /// (string); the validation figures, five optional Float64 (a byte 0/1, then
 /// the value when 1) in `ValidationFigures` order. A string is a UInt32 byte
 /// count then UTF-8. Nothing may follow the payload.
-public enum WakeModelFile {
+package enum WakeModelFile {
     /// The first eight bytes of every wake model file.
-    public static let magic: [UInt8] = [0x89, 0x45, 0x57, 0x41, 0x4B, 0x45, 0x0D, 0x0A]
+    package static let magic: [UInt8] = [0x89, 0x45, 0x57, 0x41, 0x4B, 0x45, 0x0D, 0x0A]
     /// The format this build writes and reads.
-    public static let version: UInt32 = 1
+    package static let version: UInt32 = 1
     /// Magic, version, payload length, checksum.
-    public static let headerSize = 20
+    package static let headerSize = 20
 
     static func encode(_ model: WakeModel) -> [UInt8] {
         var w = Writer()

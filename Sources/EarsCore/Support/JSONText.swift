@@ -4,9 +4,9 @@ import Foundation
 /// a few places, for the lines whose key order is part of their contract
 /// (`ears scan --json`) and for log fields. A JSON value built in memory is a
 /// `JSONValue`, which uses these for its strings.
-public enum JSONText {
+package enum JSONText {
     /// A JSON string literal with the required escapes.
-    public static func string(_ value: String) -> String {
+    package static func string(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -24,7 +24,7 @@ public enum JSONText {
     }
 
     /// A JSON number with at most `places` decimals; non-finite values become 0.
-    public static func number(_ value: Double, places: Int) -> String {
+    package static func number(_ value: Double, places: Int) -> String {
         guard value.isFinite else { return "0" }
         let formatted = String(format: "%.\(places)f", value)
         // Trim trailing zeros so 3.50 reads 3.5 and 2.00 reads 2.
@@ -36,7 +36,7 @@ public enum JSONText {
     }
 
     /// A JSON object from already-encoded values, in the given order.
-    public static func object(_ fields: [(String, String)]) -> String {
+    package static func object(_ fields: [(String, String)]) -> String {
         "{" + fields.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 }

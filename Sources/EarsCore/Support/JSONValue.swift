@@ -8,7 +8,7 @@ import Foundation
 /// them), so they must be `Sendable`; and Wyoming peers care whether a number
 /// is an integer (`"rate": 16000`, `"timestamp": 1234` in milliseconds), so
 /// integers and fractions are kept apart.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -27,20 +27,20 @@ public enum JSONValue: Sendable, Equatable {
     // MARK: Reading values
 
     /// The member `key` of an object; nil for a missing key or a non-object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
         return members[key]
     }
 
     /// The string, or nil if this is not a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         guard case let .string(value) = self else { return nil }
         return value
     }
 
     /// The integer, or nil if this is not a number with an exact integer
     /// value (`16000.0` counts: some writers never emit integers).
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch self {
         case let .integer(value): return value
         case let .number(value):
@@ -52,13 +52,13 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The array's elements, or nil if this is not an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         guard case let .array(elements) = self else { return nil }
         return elements
     }
 
     /// The object's members, or nil if this is not an object.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         guard case let .object(members) = self else { return nil }
         return members
     }
@@ -67,7 +67,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON text (no insignificant whitespace, non-ASCII characters
     /// written as UTF-8 like Python's `ensure_ascii=False`).
-    public var jsonText: String {
+    package var jsonText: String {
         var out = ""
         serialize(into: &out)
         return out
@@ -107,7 +107,7 @@ public enum JSONValue: Sendable, Equatable {
     /// Parses one JSON text (UTF-8 bytes).
     ///
     /// - Throws: `JSONValue.ParseError` when the bytes are not valid JSON.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
@@ -116,9 +116,9 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The bytes given to `parse` are not one valid JSON text.
-    public struct ParseError: Error, Sendable, Equatable {
+    package struct ParseError: Error, Sendable, Equatable {
         /// Makes the error.
-        public init() {}
+        package init() {}
     }
 }
 
@@ -128,7 +128,7 @@ public enum JSONValue: Sendable, Equatable {
 /// `true` does not become 1) and `Int64` before `Double`.
 extension JSONValue: Decodable {
     /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -152,33 +152,33 @@ extension JSONValue: Decodable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
     /// A string literal.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An integer literal.
-    public init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
     /// A floating-point literal.
-    public init(floatLiteral value: Double) { self = .number(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
     /// `true` or `false`.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array literal.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// A dictionary literal; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
     }
     /// `nil` becomes `null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue {
     /// `.integer(value)`, or `.null` when `value` is nil.
-    public static func optional(_ value: Int?) -> JSONValue {
+    package static func optional(_ value: Int?) -> JSONValue {
         value.map { .integer(Int64($0)) } ?? .null
     }
 
     /// `value` rounded to `places` decimals: an `.integer` when that is
     /// whole (so 2.0 is written `2`, as meters always were), else a
     /// `.number`; a non-finite value becomes 0.
-    public static func decimal(_ value: Double, places: Int) -> JSONValue {
+    package static func decimal(_ value: Double, places: Int) -> JSONValue {
         guard value.isFinite else { return .integer(0) }
         let scale = (0..<places).reduce(1.0) { product, _ in product * 10 }
         let rounded = (value * scale).rounded() / scale
@@ -187,12 +187,12 @@ extension JSONValue {
     }
 
     /// `.decimal(value, places:)`, or `.null` when `value` is nil.
-    public static func decimal(_ value: Double?, places: Int) -> JSONValue {
+    package static func decimal(_ value: Double?, places: Int) -> JSONValue {
         value.map { decimal($0, places: places) } ?? .null
     }
 
     /// `.string(value)`, or `.null` when `value` is nil.
-    public static func optional(_ value: String?) -> JSONValue {
+    package static func optional(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null
     }
 }

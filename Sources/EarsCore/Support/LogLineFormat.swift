@@ -7,12 +7,12 @@
 /// that line's syslog priority and strips it. The level word stays in the
 /// text, so `journalctl -o cat` and greps for `warning:` still read the same.
 /// Pure: the environment is passed in, so it is unit-tested without systemd.
-public struct LogLineFormat: Sendable, Equatable {
+package struct LogLineFormat: Sendable, Equatable {
     /// Whether lines carry `<N>` priority prefixes.
-    public var journald: Bool
+    package var journald: Bool
 
     /// A format with (`journald`) or without priority prefixes.
-    public init(journald: Bool) {
+    package init(journald: Bool) {
         self.journald = journald
     }
 
@@ -22,13 +22,13 @@ public struct LogLineFormat: Sendable, Equatable {
     /// terminal emulator launched as a user service) inherits
     /// `JOURNAL_STREAM` while writing to a terminal; there the prefixes would
     /// only be noise, and journald never reads a terminal.
-    public init(environment: [String: String], outputIsTerminal: Bool = false) {
+    package init(environment: [String: String], outputIsTerminal: Bool = false) {
         journald = !(environment["JOURNAL_STREAM"] ?? "").isEmpty && !outputIsTerminal
     }
 
     /// The syslog priority of `level` (syslog(3), sd-daemon's `SD_ERR` … `SD_DEBUG`):
     /// 3 error, 4 warning, 5 notice, 6 info, 7 debug.
-    public static func priority(of level: EarsLog.Level) -> Int {
+    package static func priority(of level: EarsLog.Level) -> Int {
         switch level {
         case .error: 3
         case .warning: 4
@@ -42,7 +42,7 @@ public struct LogLineFormat: Sendable, Equatable {
     /// several lines (a list of configuration problems) is written with the
     /// prefix on every line, because journald makes each line its own entry
     /// and would give an unprefixed one the default priority (info).
-    public func text(_ level: EarsLog.Level, _ message: String) -> String {
+    package func text(_ level: EarsLog.Level, _ message: String) -> String {
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
         guard journald else { return "\(level.rawValue): " + lines.joined(separator: "\n") + "\n" }
         let prefix = "<\(Self.priority(of: level))>"
@@ -54,7 +54,7 @@ public struct LogLineFormat: Sendable, Equatable {
     /// The text for a line written without a level word (a command's own
     /// error message before the log exists, e.g. a bad configuration at
     /// start): unchanged at a terminal, `<N>`-prefixed on every line for the journal.
-    public func bare(_ level: EarsLog.Level, _ message: String) -> String {
+    package func bare(_ level: EarsLog.Level, _ message: String) -> String {
         guard journald else { return message + "\n" }
         let prefix = "<\(Self.priority(of: level))>"
         return message.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 + "\n" }.joined()

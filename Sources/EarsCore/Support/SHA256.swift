@@ -3,7 +3,7 @@
 /// Pure Swift, so the core needs no crypto library; it lives in EarsCore
 /// (optimized even in debug builds) because a front end digests its model
 /// files, a few megabytes, once per load.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -21,17 +21,17 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    public init() {}
+    package init() {}
 
     /// The digest of `bytes` in one call.
-    public static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.update(bytes)
         return hash.finalize()
     }
 
     /// Lower-case hexadecimal of `digest`.
-    public static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(digest.count * 2)
@@ -43,7 +43,7 @@ public struct SHA256: Sendable {
     }
 
     /// Adds bytes.
-    public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         length &+= UInt64(bytes.count)
         buffer.append(contentsOf: bytes)
         let whole = buffer.count / 64 * 64
@@ -59,7 +59,7 @@ public struct SHA256: Sendable {
     }
 
     /// The 32-byte digest; the hasher is spent afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         let padding = (64 + 56 - (buffer.count + 1) % 64) % 64

@@ -7,17 +7,17 @@ import Foundation // log and cos only
 /// version (`SystemRandomNumberGenerator` cannot be seeded, and the standard
 /// library's distributions over it are not promised to be stable, so the
 /// helpers below derive their values from the raw 64-bit words themselves).
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
     /// The SplitMix64 state: advanced by the golden-ratio increment per word.
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -26,29 +26,29 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
     }
 
     /// A double uniform in [0, 1), from the top 53 bits.
-    public mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
     }
 
     /// A double uniform in `range`.
-    public mutating func double(in range: ClosedRange<Double>) -> Double {
+    package mutating func double(in range: ClosedRange<Double>) -> Double {
         range.lowerBound + (range.upperBound - range.lowerBound) * unit()
     }
 
     /// An integer uniform in `0..<count` (`count` > 0); the tiny modulo bias
     /// of 64-bit words over small counts does not matter here.
-    public mutating func index(below count: Int) -> Int {
+    package mutating func index(below count: Int) -> Int {
         precondition(count > 0, "index(below:) needs a positive count")
         return Int(next() % UInt64(count))
     }
 
     /// A uniformly chosen element of a non-empty array.
-    public mutating func pick<Element>(_ elements: [Element]) -> Element {
+    package mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[index(below: elements.count)]
     }
 
     /// A standard normal deviate (Box–Muller), for white noise.
-    public mutating func gaussian() -> Double {
+    package mutating func gaussian() -> Double {
         let u1 = max(unit(), 1e-300)
         let u2 = unit()
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
@@ -57,24 +57,24 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
     /// A new generator seeded from this one: a child stream per clip, so a
     /// clip's randomness does not depend on how many draws came before it in
     /// another part of the plan.
-    public mutating func child() -> SeededGenerator {
+    package mutating func child() -> SeededGenerator {
         SeededGenerator(seed: next())
     }
 
     /// Uniform in 0..<1, 24 random bits (exact in a Float).
-    public mutating func unitFloat() -> Float {
+    package mutating func unitFloat() -> Float {
         Float(next() >> 40) * (1.0 / Float(1 << 24))
     }
 
     /// Uniform in 0..<bound, without modulo bias worth speaking of (bound ≪ 2⁶⁴).
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0)
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
     /// A standard normal deviate as a Float, by Box–Muller on 53-bit
     /// uniforms (initial weights).
-    public mutating func gaussianFloat() -> Float {
+    package mutating func gaussianFloat() -> Float {
         let u1 = (Double(next() >> 11) + 1) * (1.0 / 9_007_199_254_740_993.0)
         let u2 = Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
         return Float((-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2))
@@ -82,7 +82,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
 
     /// Fisher–Yates shuffle driven by this generator (the standard library's
     /// `shuffle(using:)` does not promise the same order across versions).
-    public mutating func shuffle<T>(_ array: inout [T]) {
+    package mutating func shuffle<T>(_ array: inout [T]) {
         guard array.count > 1 else { return }
         for i in stride(from: array.count - 1, to: 0, by: -1) {
             array.swapAt(i, below(i + 1))

@@ -6,9 +6,9 @@
 /// Order of application: tempo → pitch → reverb → gain → noise. Noise is
 /// mixed at `signalToNoiseDecibels` measured over the speech's active part,
 /// so gain changes the clip's level without changing its SNR.
-public struct Augmentation: Sendable, Hashable {
+package struct Augmentation: Sendable, Hashable {
     /// The kind of background mixed under the speech.
-    public enum NoiseKind: String, Sendable, Hashable, CaseIterable {
+    package enum NoiseKind: String, Sendable, Hashable, CaseIterable {
         /// Equal power per hertz.
         case white
         /// Power falling 3 dB per octave (equal power per octave), like fans and rain.
@@ -20,43 +20,43 @@ public struct Augmentation: Sendable, Hashable {
     }
 
     /// Slowest and fastest tempo factor the planner draws.
-    public static let tempoRange: ClosedRange<Double> = 0.85...1.15
+    package static let tempoRange: ClosedRange<Double> = 0.85...1.15
     /// Largest pitch shift the planner draws, in cents either way.
-    public static let pitchRangeCents: ClosedRange<Int> = -300...300
+    package static let pitchRangeCents: ClosedRange<Int> = -300...300
     /// Reverb amount range (sox `reverb` reverberance, percent); 0 = dry.
-    public static let reverbRange: ClosedRange<Int> = 0...70
+    package static let reverbRange: ClosedRange<Int> = 0...70
     /// Gain range the planner draws, in dB.
-    public static let gainRangeDecibels: ClosedRange<Double> = -12...6
+    package static let gainRangeDecibels: ClosedRange<Double> = -12...6
     /// SNR range the planner draws, in dB.
-    public static let signalToNoiseRangeDecibels: ClosedRange<Double> = 0...20
+    package static let signalToNoiseRangeDecibels: ClosedRange<Double> = 0...20
 
     /// Tempo factor, duration divided by it, pitch kept (1 = unchanged).
-    public var tempo: Double
+    package var tempo: Double
     /// Pitch shift in cents (100 = one semitone), duration kept.
-    public var pitchCents: Int
+    package var pitchCents: Int
     /// Reverberance in percent (0 = none).
-    public var reverbPercent: Int
+    package var reverbPercent: Int
     /// Gain in dB applied after the sox effects.
-    public var gainDecibels: Double
+    package var gainDecibels: Double
     /// The background mixed in, nil for none.
-    public var noise: NoiseKind?
+    package var noise: NoiseKind?
     /// The speech-to-noise ratio in dB over the speech's active part; used only with `noise`.
-    public var signalToNoiseDecibels: Double
+    package var signalToNoiseDecibels: Double
     /// Seeds the noise (and the babble pick), so a clip sounds the same on every run.
-    public var noiseSeed: UInt64
+    package var noiseSeed: UInt64
     /// Seconds of quiet put before the speech (after its own silence is
     /// trimmed), under the noise like the rest: a detector's window of
     /// 1.28 s must fit before the phrase ends, as it does in a stream.
-    public var leadSeconds = 0.0
+    package var leadSeconds = 0.0
     /// Seconds of quiet put after the speech, so the speech ends exactly
     /// `trailSeconds` before the clip does (where the positives are labelled).
-    public var trailSeconds = 0.0
+    package var trailSeconds = 0.0
 
     /// No change at all.
-    public static let none = Augmentation()
+    package static let none = Augmentation()
 
     /// An augmentation as given; the defaults change nothing.
-    public init(tempo: Double = 1, pitchCents: Int = 0, reverbPercent: Int = 0, gainDecibels: Double = 0,
+    package init(tempo: Double = 1, pitchCents: Int = 0, reverbPercent: Int = 0, gainDecibels: Double = 0,
                 noise: NoiseKind? = nil, signalToNoiseDecibels: Double = 20, noiseSeed: UInt64 = 0) {
         self.tempo = tempo
         self.pitchCents = pitchCents
@@ -68,13 +68,13 @@ public struct Augmentation: Sendable, Hashable {
     }
 
     /// True when tempo, pitch or reverb differ from none: a `sox` run is needed.
-    public var needsSoxEffects: Bool { tempo != 1 || pitchCents != 0 || reverbPercent != 0 }
+    package var needsSoxEffects: Bool { tempo != 1 || pitchCents != 0 || reverbPercent != 0 }
 
     /// The `sox` effect arguments for tempo, pitch and reverb, in that order
     /// (empty when `needsSoxEffects` is false). Tempo uses `-s` (tuned for
     /// speech); reverb keeps the wet signal only, on a small room, so the clip
     /// length grows by at most the reverb tail.
-    public var soxEffectArguments: [String] {
+    package var soxEffectArguments: [String] {
         var arguments: [String] = []
         if tempo != 1 { arguments += ["tempo", "-s", Self.decimal(tempo, places: 3)] }
         if pitchCents != 0 { arguments += ["pitch", String(pitchCents)] }
@@ -85,7 +85,7 @@ public struct Augmentation: Sendable, Hashable {
     /// A random augmentation within the planner's ranges. `noiseChance` and
     /// `reverbChance` are probabilities (0…1); `allowBabble` is false when no
     /// other speech exists to make babble from.
-    public static func random(using generator: inout SeededGenerator, noiseChance: Double = 0.75,
+    package static func random(using generator: inout SeededGenerator, noiseChance: Double = 0.75,
                               reverbChance: Double = 0.4, allowBabble: Bool = true) -> Augmentation {
         var augmentation = Augmentation()
         augmentation.tempo = (generator.double(in: tempoRange) * 100).rounded() / 100

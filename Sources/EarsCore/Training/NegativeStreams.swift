@@ -7,18 +7,18 @@
 /// next is a shape they had never been told is not the phrase (measured on
 /// the benchmark's read-speech stream: the false wakes fell 0.2–0.4 s into
 /// a new sentence).
-public enum NegativeStreams {
+package enum NegativeStreams {
     /// Clips of other speech per stream.
-    public static let clipsPerStream = 6
+    package static let clipsPerStream = 6
     /// The pause between two sentences of a stream, in seconds.
-    public static let pauseSeconds: ClosedRange<Double> = 0.1...0.7
+    package static let pauseSeconds: ClosedRange<Double> = 0.1...0.7
 
     /// `clips` and `audio` (same order and count) with each run of up to
     /// `clipsPerStream` other-speech clips of one split joined into one clip:
     /// the first keeps its lead, each later one loses its lead and the one
     /// before it keeps only a pause of its trail. Other clips pass unchanged.
     /// Seeded by `seed`; the joined clip keeps the first clip's index.
-    public static func join(_ clips: [TrainingClip], audio: [[Int16]], sampleRate: Int = 16_000,
+    package static func join(_ clips: [TrainingClip], audio: [[Int16]], sampleRate: Int = 16_000,
                             seed: UInt64) -> (clips: [TrainingClip], audio: [[Int16]]) {
         precondition(clips.count == audio.count, "one audio per clip")
         var generator = SeededGenerator(seed: seed ^ 0x6A09_E667_F3BC_C908)

@@ -12,30 +12,30 @@ import Foundation // log10 and pow only
 ///   close enough at 16 kHz for training;
 /// - brown: leaky-integrated white (−6 dB/octave above the leak's 3 Hz corner);
 /// - babble: given clips of other speech, each looped to length, summed.
-public struct NoiseGenerator: Sendable {
+package struct NoiseGenerator: Sendable {
     /// The sample rate all clips are made at, in Hz.
-    public static let sampleRate = 16_000
+    package static let sampleRate = 16_000
     /// The RMS of generated noise in full-scale units (−20 dBFS): loud enough
     /// to be far above Int16 rounding, quiet enough never to clip.
-    public static let noiseRMS = 0.1
+    package static let noiseRMS = 0.1
     /// Frame length for finding the speech's active part: 20 ms.
-    public static let frameSamples = 320
+    package static let frameSamples = 320
     /// A frame is active when its power is within this many dB of the loudest frame.
-    public static let activeWithinDecibels = 35.0
+    package static let activeWithinDecibels = 35.0
     /// How many voices a babble sums at most.
-    public static let babbleVoices = 4
+    package static let babbleVoices = 4
 
     /// The seeded source of all randomness.
     private var generator: SeededGenerator
 
     /// A generator whose noise is fixed by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         generator = SeededGenerator(seed: seed)
     }
 
     /// `count` samples of `kind` noise at `noiseRMS`. Babble needs `speech`
     /// (other clips, Int16 at 16 kHz); without any it falls back to pink.
-    public mutating func noise(_ kind: Augmentation.NoiseKind, count: Int, speech: [[Int16]] = []) -> [Float] {
+    package mutating func noise(_ kind: Augmentation.NoiseKind, count: Int, speech: [[Int16]] = []) -> [Float] {
         guard count > 0 else { return [] }
         var samples: [Double]
         switch kind {
@@ -114,7 +114,7 @@ public struct NoiseGenerator: Sendable {
     /// of the 20 ms frames within `activeWithinDecibels` of the loudest frame,
     /// so that pauses and leading silence do not dilute the level the SNR is
     /// measured against. 0 for silence.
-    public static func activeRMS(_ speech: [Float]) -> Double {
+    package static func activeRMS(_ speech: [Float]) -> Double {
         let values = speech.map(Double.init)
         var framePowers: [Double] = []
         var start = 0
@@ -135,7 +135,7 @@ public struct NoiseGenerator: Sendable {
     /// speech's length. Both are full-scale floats; the result is not clipped
     /// (the caller converts with `int16(_:)`). Silent speech or noise returns
     /// the speech unchanged.
-    public static func mix(speech: [Float], noise: [Float], snrDecibels: Double) -> [Float] {
+    package static func mix(speech: [Float], noise: [Float], snrDecibels: Double) -> [Float] {
         guard !speech.isEmpty, !noise.isEmpty else { return speech }
         let speechRMS = activeRMS(speech)
         let noiseRMS = rootMeanSquare(noise.map(Double.init)[...])
@@ -150,17 +150,17 @@ public struct NoiseGenerator: Sendable {
     }
 
     /// Int16 samples as full-scale floats.
-    public static func float(_ samples: [Int16]) -> [Float] {
+    package static func float(_ samples: [Int16]) -> [Float] {
         samples.map { Float($0) / 32768 }
     }
 
     /// Full-scale floats as Int16 samples, clipped at full scale.
-    public static func int16(_ samples: [Float]) -> [Int16] {
+    package static func int16(_ samples: [Float]) -> [Int16] {
         samples.map { Int16(max(-32768, min(32767, ($0 * 32768).rounded()))) }
     }
 
     /// `samples` scaled by `decibels`.
-    public static func gain(_ samples: [Float], decibels: Double) -> [Float] {
+    package static func gain(_ samples: [Float], decibels: Double) -> [Float] {
         guard decibels != 0 else { return samples }
         let factor = Float(pow(10, decibels / 20))
         return samples.map { $0 * factor }

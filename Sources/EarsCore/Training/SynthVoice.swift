@@ -8,9 +8,9 @@
 /// espeak-ng only: flite's and festival's pitch knobs are voice-specific Hz
 /// targets, so their pitch is varied by the augmentation's pitch shift
 /// instead.
-public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The text-to-speech programs ears knows how to run.
-    public enum Engine: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Engine: String, Sendable, Hashable, CaseIterable, Comparable {
         /// flite (CMU Flite): `flite -voice NAME`. Debian package flite.
         case flite
         /// festival (`festival --pipe`, `(voice_NAME)`). Debian package festival and a festvox-* voice.
@@ -19,12 +19,12 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
         case espeak
 
         /// Orders engines by declaration (flite, festival, espeak).
-        public static func < (a: Engine, b: Engine) -> Bool {
+        package static func < (a: Engine, b: Engine) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
 
         /// The Debian package that provides the engine's program.
-        public var debianPackage: String {
+        package var debianPackage: String {
             switch self {
             case .flite: "flite"
             case .festival: "festival"
@@ -34,25 +34,25 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// espeak-ng's normal speed, in words per minute (`-s` default).
-    public static let espeakNormalWordsPerMinute = 175
+    package static let espeakNormalWordsPerMinute = 175
     /// espeak-ng's normal pitch (`-p` default, 0…99).
-    public static let espeakNormalPitch = 50
+    package static let espeakNormalPitch = 50
 
     /// The engine that speaks.
-    public var engine: Engine
+    package var engine: Engine
     /// The engine's voice name: flite `kal16`, festival `kal_diphone`, espeak-ng `en-us` or `ko`.
-    public var name: String
+    package var name: String
     /// espeak-ng's variant (`m3`, `f2`, `klatt`), appended as `+variant`; nil for the others.
-    public var variant: String?
+    package var variant: String?
     /// The language spoken: "en" or "ko".
-    public var language: String
+    package var language: String
     /// Speaking rate in percent of the engine's normal speed (100 = normal).
-    public var ratePercent: Int
+    package var ratePercent: Int
     /// espeak-ng pitch, 0…99 (nil = the voice's default); ignored by flite and festival.
-    public var pitch: Int?
+    package var pitch: Int?
 
     /// A voice at normal rate and default pitch unless told.
-    public init(engine: Engine, name: String, variant: String? = nil, language: String,
+    package init(engine: Engine, name: String, variant: String? = nil, language: String,
                 ratePercent: Int = 100, pitch: Int? = nil) {
         self.engine = engine
         self.name = name
@@ -63,18 +63,18 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// The engine's name, for holding out a whole engine ("flite", "festival", "espeak").
-    public var engineName: String { engine.rawValue }
+    package var engineName: String { engine.rawValue }
 
     /// The speaker without prosody settings (`espeak:en-us+f2`, `flite:kal16`):
     /// what splits are made by, so that one speaker at two rates never lands
     /// in both train and held-out.
-    public var speakerID: String {
+    package var speakerID: String {
         "\(engine.rawValue):\(name)" + (variant.map { "+\($0)" } ?? "")
     }
 
     /// A stable identifier: the speaker, then `:rNNN` when the rate is not
     /// 100 and `:pNN` when a pitch is set (`espeak:en-us+f2:r110:p60`, `flite:kal16`).
-    public var id: String {
+    package var id: String {
         var text = speakerID
         if ratePercent != 100 { text += ":r\(ratePercent)" }
         if let pitch { text += ":p\(pitch)" }
@@ -82,7 +82,7 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// The same speaker at another rate and pitch.
-    public func with(ratePercent: Int, pitch: Int?) -> SynthVoice {
+    package func with(ratePercent: Int, pitch: Int?) -> SynthVoice {
         var copy = self
         copy.ratePercent = ratePercent
         copy.pitch = engine == .espeak ? pitch : nil
@@ -90,19 +90,19 @@ public struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// The espeak-ng `-v` argument (`en-us+f2`).
-    public var espeakVoiceArgument: String { name + (variant.map { "+\($0)" } ?? "") }
+    package var espeakVoiceArgument: String { name + (variant.map { "+\($0)" } ?? "") }
 
     /// espeak-ng's `-s` words per minute for `ratePercent`, within its 80…450 limits.
-    public var espeakWordsPerMinute: Int {
+    package var espeakWordsPerMinute: Int {
         min(450, max(80, Self.espeakNormalWordsPerMinute * ratePercent / 100))
     }
 
     /// flite's and festival's duration stretch for `ratePercent` (> 1 = slower).
-    public var durationStretch: Double { 100.0 / Double(max(ratePercent, 1)) }
+    package var durationStretch: Double { 100.0 / Double(max(ratePercent, 1)) }
 
     /// `id`.
-    public var description: String { id }
+    package var description: String { id }
 
     /// Orders by `id`, for deterministic listings.
-    public static func < (a: SynthVoice, b: SynthVoice) -> Bool { a.id < b.id }
+    package static func < (a: SynthVoice, b: SynthVoice) -> Bool { a.id < b.id }
 }

@@ -2,42 +2,42 @@
 /// `ears train --minutes`. Counts of clips per role, all derived from the
 /// number of positive utterances so that the class balance stays fixed as the
 /// budget grows.
-public struct TrainingBudget: Sendable, Hashable {
+package struct TrainingBudget: Sendable, Hashable {
     /// Positives in the default plan: 1500 positives make 4725 clips, about
     /// 2 hours of audio, synthesized and augmented in about 75 s on 2 shared
     /// cores (release build, measured: docs/training.md). Synthesis could
     /// afford twice that within 3 minutes, but feature extraction scales with
     /// the audio's length, so this leaves most of a 10-minute training for
     /// features and fitting.
-    public static let defaultPositives = 1500
+    package static let defaultPositives = 1500
     /// The default `--minutes` of a whole training run.
-    public static let defaultMinutes = 10.0
+    package static let defaultMinutes = 10.0
     /// Negatives of each sound-alike text kind per positive.
-    public static let soundAlikesPerPositive = 1.0
+    package static let soundAlikesPerPositive = 1.0
     /// Phrase words alone per positive (several-word phrases only).
-    public static let wordsAlonePerPositive = 0.25
+    package static let wordsAlonePerPositive = 0.25
     /// Phrase words in sentences per positive (several-word phrases only).
-    public static let wordsInSentencesPerPositive = 0.25
+    package static let wordsInSentencesPerPositive = 0.25
     /// Fortunes (other speech, a few seconds each) per positive.
-    public static let otherSpeechPerPositive = 0.5
+    package static let otherSpeechPerPositive = 0.5
     /// Noise-only clips per positive.
-    public static let noiseOnlyPerPositive = 0.15
+    package static let noiseOnlyPerPositive = 0.15
 
     /// Positive utterances.
-    public var positives: Int
+    package var positives: Int
     /// Sound-alike utterances.
-    public var soundAlikes: Int
+    package var soundAlikes: Int
     /// Phrase words alone.
-    public var wordsAlone: Int
+    package var wordsAlone: Int
     /// Phrase words in sentences.
-    public var wordsInSentences: Int
+    package var wordsInSentences: Int
     /// Fortunes spoken.
-    public var otherSpeech: Int
+    package var otherSpeech: Int
     /// Noise-only clips.
-    public var noiseOnly: Int
+    package var noiseOnly: Int
 
     /// A budget of `positives` with the other counts in the fixed ratios above.
-    public init(positives: Int) {
+    package init(positives: Int) {
         let count = max(1, positives)
         func scaled(_ ratio: Double) -> Int { max(1, Int((Double(count) * ratio).rounded())) }
         self.positives = count
@@ -51,11 +51,11 @@ public struct TrainingBudget: Sendable, Hashable {
     /// The budget for a whole training run of `minutes`: the default at
     /// `defaultMinutes`, scaled linearly (synthesis time is linear in the
     /// clip count), at least 50 positives.
-    public static func forMinutes(_ minutes: Double) -> TrainingBudget {
+    package static func forMinutes(_ minutes: Double) -> TrainingBudget {
         let scaled = Double(defaultPositives) * max(0, minutes) / defaultMinutes
         return TrainingBudget(positives: max(50, Int(scaled.rounded())))
     }
 
     /// Every clip the budget asks for, when the phrase has several words.
-    public var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly }
+    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly }
 }

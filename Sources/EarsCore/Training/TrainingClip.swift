@@ -1,9 +1,9 @@
 /// One clip of a training plan: what to say, in which voice, how to roughen
 /// it, what it teaches (positive or which kind of negative) and which split it
 /// belongs to. A pure value made by `TrainingPlan`.
-public struct TrainingClip: Sendable, Hashable {
+package struct TrainingClip: Sendable, Hashable {
     /// What a negative clip is.
-    public enum NegativeKind: String, Sendable, Hashable, CaseIterable {
+    package enum NegativeKind: String, Sendable, Hashable, CaseIterable {
         /// A text that sounds close to the phrase (`SoundAlikeGenerator`'s neighbours and sentences).
         case soundAlike
         /// One word of a several-word phrase, alone ("cordelia").
@@ -17,16 +17,16 @@ public struct TrainingClip: Sendable, Hashable {
     }
 
     /// What the clip teaches.
-    public enum Role: Sendable, Hashable {
+    package enum Role: Sendable, Hashable {
         /// The wake phrase: the detector must fire.
         case positive
         /// Something else: the detector must stay quiet.
         case negative(NegativeKind)
 
         /// True for `.positive`.
-        public var isPositive: Bool { self == .positive }
+        package var isPositive: Bool { self == .positive }
         /// A short stable name: "positive" or the negative kind's raw value.
-        public var name: String {
+        package var name: String {
             switch self {
             case .positive: "positive"
             case let .negative(kind): kind.rawValue
@@ -35,7 +35,7 @@ public struct TrainingClip: Sendable, Hashable {
     }
 
     /// Which part of training a clip serves.
-    public enum Split: String, Sendable, Hashable, CaseIterable {
+    package enum Split: String, Sendable, Hashable, CaseIterable {
         /// Fitted on.
         case train
         /// Watched for early stopping; its speakers are not trained on.
@@ -46,22 +46,22 @@ public struct TrainingClip: Sendable, Hashable {
     }
 
     /// The clip's place in the plan (0-based), also its place in synthesized output.
-    public var index: Int
+    package var index: Int
     /// Positive or which negative.
-    public var role: Role
+    package var role: Role
     /// The text to say; empty for noise-only clips. Never logged.
-    public var text: String
+    package var text: String
     /// The voice that says it; nil for noise-only clips.
-    public var voice: SynthVoice?
+    package var voice: SynthVoice?
     /// How the synthesized audio is roughened.
-    public var augmentation: Augmentation
+    package var augmentation: Augmentation
     /// Train, validation or held out.
-    public var split: Split
+    package var split: Split
     /// Length of a noise-only clip in seconds; 0 for speech clips (their length is the speech's).
-    public var noiseSeconds: Double
+    package var noiseSeconds: Double
 
     /// A clip as given.
-    public init(index: Int, role: Role, text: String, voice: SynthVoice?, augmentation: Augmentation,
+    package init(index: Int, role: Role, text: String, voice: SynthVoice?, augmentation: Augmentation,
                 split: Split, noiseSeconds: Double = 0) {
         self.index = index
         self.role = role

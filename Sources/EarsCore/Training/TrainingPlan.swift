@@ -20,46 +20,46 @@ import Foundation // string trimming and replacing only
 ///
 /// Fortunes are English, so other speech is always spoken by English voices
 /// (for a Korean phrase too: it is speech that is not the phrase either way).
-public struct TrainingPlan: Sendable, Equatable {
+package struct TrainingPlan: Sendable, Equatable {
     /// Share of each role's clips in the held-out split.
-    public static let heldOutFraction = 0.15
+    package static let heldOutFraction = 0.15
     /// Share of each role's clips in the validation split.
-    public static let validationFraction = 0.1
+    package static let validationFraction = 0.1
     /// Speaking rates drawn, in percent of normal.
-    public static let ratePercents = Array(stride(from: 80, through: 125, by: 5))
+    package static let ratePercents = Array(stride(from: 80, through: 125, by: 5))
     /// espeak-ng pitches drawn (`-p`).
-    public static let espeakPitches = Array(stride(from: 25, through: 75, by: 5))
+    package static let espeakPitches = Array(stride(from: 25, through: 75, by: 5))
     /// Noise-only clip lengths drawn, in seconds.
-    public static let noiseSecondsRange: ClosedRange<Double> = 1...3
+    package static let noiseSecondsRange: ClosedRange<Double> = 1...3
     /// Longest fortune used, in words: about 6 seconds of speech.
-    public static let maximumFortuneWords = 18
+    package static let maximumFortuneWords = 18
     /// English sentences around one phrase word; `{}` stands for the word.
-    public static let wordCarriers = ["did you see {} today", "{} is not here yet", "tell {} i said so",
+    package static let wordCarriers = ["did you see {} today", "{} is not here yet", "tell {} i said so",
                                       "i was talking about {}", "where is {}", "{}, come on"]
     /// Korean sentences around one phrase word (a Korean phrase is said by a
     /// Korean voice, so its carriers must be Korean too).
-    public static let koreanWordCarriers = ["오늘 {} 봤어?", "{} 아직 안 왔어", "{}한테 말해 줘",
+    package static let koreanWordCarriers = ["오늘 {} 봤어?", "{} 아직 안 왔어", "{}한테 말해 줘",
                                             "나는 {} 얘기를 했어", "{} 어디 있어?", "{}, 이리 와"]
 
     /// The phrase, folded (lowercase, single spaces).
-    public let phrase: String
+    package let phrase: String
     /// "en" or "ko".
-    public let language: String
+    package let language: String
     /// The seed everything was drawn from.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The clips, in synthesis order.
-    public let clips: [TrainingClip]
+    package let clips: [TrainingClip]
     /// The engines whose voices are all held out (empty with one engine).
-    public let heldOutEngines: [SynthVoice.Engine]
+    package let heldOutEngines: [SynthVoice.Engine]
     /// Speaker IDs per split, sorted, for the phrase's language.
-    public let speakers: [TrainingClip.Split: [String]]
+    package let speakers: [TrainingClip.Split: [String]]
 
     /// Makes the plan. `voices` are the installed voices (any languages: the
     /// phrase's language is picked out, English is used for fortunes);
     /// `soundAlikes` come from `SoundAlikeGenerator` (its `.word` kind is
     /// ignored: words alone are made here); `fortunes` are raw fortune-file
     /// entries. Throws when the language has no voice, or the phrase is empty.
-    public init(phrase: String, language: String, voices: [SynthVoice], soundAlikes: [SoundAlike],
+    package init(phrase: String, language: String, voices: [SynthVoice], soundAlikes: [SoundAlike],
                 fortunes: [String], budget: TrainingBudget, seed: UInt64) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }

@@ -7,9 +7,9 @@
 /// wall time, measured on this kind of machine); the estimate scales the
 /// time spent so far by the fraction done, which is steady enough once a few
 /// percent are behind.
-public struct TrainingProgress: Sendable {
+package struct TrainingProgress: Sendable {
     /// A step of training, with its expected share of the wall time.
-    public enum Stage: String, Sendable, CaseIterable {
+    package enum Stage: String, Sendable, CaseIterable {
         case synthesizing = "synthesizing speech"
         case listening = "computing speech features"
         case training = "training the head"
@@ -17,7 +17,7 @@ public struct TrainingProgress: Sendable {
         case validating = "validating on held-out voices"
 
         /// Expected fraction of the whole run (sums to 1 over all stages).
-        public var share: Double {
+        package var share: Double {
             switch self {
             case .synthesizing: return 0.40
             case .listening: return 0.25
@@ -28,42 +28,42 @@ public struct TrainingProgress: Sendable {
         }
 
         /// Fraction of the run done before this stage starts.
-        public var before: Double {
+        package var before: Double {
             Stage.allCases.prefix(while: { $0 != self }).reduce(0) { $0 + $1.share }
         }
     }
 
     /// Width of the bar in characters.
-    public static let barWidth = 24
+    package static let barWidth = 24
 
     /// Monotonic seconds when training started.
-    public let startSeconds: Double
+    package let startSeconds: Double
     /// The stage in progress.
-    public private(set) var stage: Stage = .synthesizing
+    package private(set) var stage: Stage = .synthesizing
     /// Fraction of the current stage done, 0…1.
-    public private(set) var stageFraction = 0.0
+    package private(set) var stageFraction = 0.0
 
     /// Progress starting at `startSeconds` (a monotonic clock reading).
-    public init(startSeconds: Double) { self.startSeconds = startSeconds }
+    package init(startSeconds: Double) { self.startSeconds = startSeconds }
 
     /// Records that `done` of `total` steps of `stage` are finished.
-    public mutating func update(_ stage: Stage, done: Int, total: Int) {
+    package mutating func update(_ stage: Stage, done: Int, total: Int) {
         self.stage = stage
         stageFraction = total > 0 ? min(1, max(0, Double(done) / Double(total))) : 1
     }
 
     /// Fraction of the whole run done, 0…1.
-    public var fraction: Double { min(1, stage.before + stage.share * stageFraction) }
+    package var fraction: Double { min(1, stage.before + stage.share * stageFraction) }
 
     /// Seconds left, or nil while too little is done to say (under 2%).
-    public func secondsLeft(now: Double) -> Double? {
+    package func secondsLeft(now: Double) -> Double? {
         let done = fraction
         guard done >= 0.02 else { return nil }
         return max(0, (now - startSeconds) * (1 - done) / done)
     }
 
     /// The line: `[#########...............]  38%  training the head, about 3 min 10 s left`.
-    public func line(now: Double) -> String {
+    package func line(now: Double) -> String {
         let filled = Int((fraction * Double(Self.barWidth)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled)
         let percent = Int((fraction * 100).rounded(.down))
@@ -72,7 +72,7 @@ public struct TrainingProgress: Sendable {
     }
 
     /// `2 min 05 s`, `45 s`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         guard whole >= 60 else { return "\(whole) s" }
         let secondsPart = whole % 60

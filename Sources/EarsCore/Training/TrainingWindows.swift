@@ -15,42 +15,42 @@
 ///   the phrase nor clearly not).
 /// Every window of a negative clip is a negative; its `hardSteps` windows at
 /// the speech's end (a sound-alike just said) get `hardWeight`.
-public struct TrainingWindows: Sendable, Equatable {
+package struct TrainingWindows: Sendable, Equatable {
     /// Embeddings per window (the head's input length).
-    public var windowEmbeddings = 16
+    package var windowEmbeddings = 16
     /// Audio samples per embedding step.
-    public var samplesPerEmbedding = 1280
+    package var samplesPerEmbedding = 1280
     /// Steps at and after the speech end whose windows are positives (4 = 0.32 s).
-    public var positiveSteps = 4
+    package var positiveSteps = 4
     /// Windows ending this many steps or more before the speech end are partial-phrase negatives.
-    public var partialGapSteps = 5
+    package var partialGapSteps = 5
     /// Windows of a negative clip ending at its speech end and this many steps after weigh `hardWeight`.
-    public var hardSteps = 4
+    package var hardSteps = 4
     /// Weight of those windows (sound-alikes just said are what false wakes are made of).
-    public var hardWeight: Float = 3
+    package var hardWeight: Float = 3
     /// Take every `negativeStride`-th window of a negative clip (1: all).
-    public var negativeStride = 1
+    package var negativeStride = 1
 
     /// The default labelling.
-    public init() {}
+    package init() {}
 
     /// The index of the first embedding that covers sample `endSample`.
-    public func embeddingIndex(coveringSample endSample: Int) -> Int {
+    package func embeddingIndex(coveringSample endSample: Int) -> Int {
         max(0, (endSample + samplesPerEmbedding - 1) / samplesPerEmbedding - 1)
     }
 
     /// One labelled window: the index of its last embedding, its label (1:
     /// the phrase, 0: not) and its weight.
-    public struct Window: Sendable, Equatable {
-        public var lastEmbedding: Int
-        public var label: Float
-        public var weight: Float
+    package struct Window: Sendable, Equatable {
+        package var lastEmbedding: Int
+        package var label: Float
+        package var weight: Float
     }
 
     /// The windows of a clip of `embeddingCount` embeddings. `positive`:
     /// whether the clip says the phrase; `speechEndSample`: where its speech
     /// ends (nil when unknown: a negative's windows then all weigh 1).
-    public func windows(embeddingCount: Int, positive: Bool, speechEndSample: Int?) -> [Window] {
+    package func windows(embeddingCount: Int, positive: Bool, speechEndSample: Int?) -> [Window] {
         let first = windowEmbeddings - 1
         guard embeddingCount > first else { return [] }
         let end = speechEndSample.map(embeddingIndex(coveringSample:))
@@ -74,7 +74,7 @@ public struct TrainingWindows: Sendable, Equatable {
 
     /// The flattened input of the window ending at `lastEmbedding`
     /// (`windowEmbeddings` × dimension values, oldest first).
-    public func input(_ embeddings: [[Float]], lastEmbedding: Int) -> [Float] {
+    package func input(_ embeddings: [[Float]], lastEmbedding: Int) -> [Float] {
         var values: [Float] = []
         values.reserveCapacity(windowEmbeddings * (embeddings.first?.count ?? 0))
         for index in (lastEmbedding - windowEmbeddings + 1)...lastEmbedding { values += embeddings[index] }

@@ -82,14 +82,14 @@ struct VoicePools: Sendable {
 }
 
 /// Why a training plan could not be made.
-public enum TrainingPlanError: Error, Equatable, Sendable {
+package enum TrainingPlanError: Error, Equatable, Sendable {
     /// The phrase has no words.
     case emptyPhrase
     /// No installed voice speaks the language.
     case noVoices(language: String)
 
     /// One sentence saying what to do.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .emptyPhrase:
             "The phrase to train is empty; give it in quotes, e.g. ears train \"hey cordelia\"."

@@ -11,7 +11,7 @@
 /// hours), and only `forgetAdaptation` surely goes back to the state the
 /// engine loaded in, which is what separate files need (`ears scan`).
 /// Engines are used from one thread.
-public protocol Transcriber: AnyObject {
+package protocol Transcriber: AnyObject {
     /// Engine name for the status socket, e.g. `pocketsphinx`.
     var engineName: String { get }
     /// Model name or path for the status socket (never transcript text).
@@ -36,31 +36,31 @@ public protocol Transcriber: AnyObject {
 /// One piece of transcript. A volatile piece is a guess for an utterance still
 /// being spoken and is replaced by later pieces of the same `utterance`; a
 /// final piece is the engine's last word on that utterance.
-public struct TranscriptPiece: Sendable, Equatable {
+package struct TranscriptPiece: Sendable, Equatable {
     /// Whether the engine may still change this text.
-    public enum Kind: String, Sendable { case volatile, final }
+    package enum Kind: String, Sendable { case volatile, final }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The words, as the engine wrote them. Never logged, never on the status socket.
-    public var text: String
+    package var text: String
     /// Engine-assigned utterance number; volatile and final pieces of the same
     /// speech share it, which is how a phrase fires once per utterance.
-    public var utterance: Int
+    package var utterance: Int
     /// Audio time of the utterance start, in seconds since the stream started.
-    public var startSeconds: Double
+    package var startSeconds: Double
     /// Audio time the piece covers up to, in seconds since the stream started.
-    public var endSeconds: Double
+    package var endSeconds: Double
     /// For a piece an acoustic spotter found (`PocketSphinxSpotter`): its
     /// score, the log-likelihood ratio of the phrase against a free phone
     /// loop per 10 ms frame (natural log; higher is surer), and
     /// `startSeconds`/`endSeconds` bound the phrase itself. Nil for a transcript.
-    public var spotScore: Double?
+    package var spotScore: Double?
     /// For a piece a phrase's trained model found (`NeuralTranscriber`): the
     /// head's score, 0…1, at or above the model's threshold. Such a piece has
     /// already been decided by the model and is not verified again. Nil otherwise.
-    public var trainedScore: Double?
+    package var trainedScore: Double?
 
-    public init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double,
+    package init(kind: Kind, text: String, utterance: Int, startSeconds: Double, endSeconds: Double,
                 spotScore: Double? = nil, trainedScore: Double? = nil) {
         self.trainedScore = trainedScore
         self.kind = kind
@@ -73,7 +73,7 @@ public struct TranscriptPiece: Sendable, Equatable {
 }
 
 /// Why an engine could not start or run, with what to do about it.
-public enum TranscriberError: Error, Equatable, Sendable {
+package enum TranscriberError: Error, Equatable, Sendable {
     /// A model file or directory is missing; `install` says how to get it.
     case modelMissing(engine: String, path: String, install: String)
     /// The engine library itself is missing (e.g. libvosk.so).
@@ -82,7 +82,7 @@ public enum TranscriberError: Error, Equatable, Sendable {
     case engineFailed(engine: String, detail: String)
 
     /// One sentence for `closed_why` and logs.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case let .modelMissing(engine, path, install):
             return "The \(engine) model is not installed at \(path); \(install)."

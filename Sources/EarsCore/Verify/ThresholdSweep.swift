@@ -6,22 +6,22 @@
 /// Pure: the wake counts come from the same judge `ears scan` decides with
 /// (one judge per threshold over the same ear); this type only counts and
 /// chooses, so it is tested with numbers.
-public struct ThresholdSweep: Sendable, Equatable {
+package struct ThresholdSweep: Sendable, Equatable {
     /// One file's results, in the order the thresholds were given.
-    public struct File: Sendable, Equatable {
+    package struct File: Sendable, Equatable {
         /// The file as named on the command line.
-        public var name: String
+        package var name: String
         /// Whether it was marked `--negative` (it must not wake).
-        public var negative: Bool
+        package var negative: Bool
         /// Wakes at each threshold, in `ThresholdSweep.thresholds` order.
-        public var wakes: [Int]
+        package var wakes: [Int]
         /// The best score (0…1) of a candidate that could wake (one no
         /// sound-alike refused), nil when there was none.
-        public var bestScore: Double?
+        package var bestScore: Double?
 
         /// A file `name` that woke `wakes[i]` times at threshold i, whose best
         /// candidate scored `bestScore`.
-        public init(name: String, negative: Bool, wakes: [Int], bestScore: Double?) {
+        package init(name: String, negative: Bool, wakes: [Int], bestScore: Double?) {
             self.name = name
             self.negative = negative
             self.wakes = wakes
@@ -30,26 +30,26 @@ public struct ThresholdSweep: Sendable, Equatable {
     }
 
     /// What happened at one threshold.
-    public struct Row: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The threshold, 0…1.
-        public var threshold: Double
+        package var threshold: Double
         /// Whether this is the threshold in force (the one `scan` uses).
-        public var isCurrent: Bool
+        package var isCurrent: Bool
         /// Positive files that woke at least once.
-        public var positivesWoke: Int
+        package var positivesWoke: Int
         /// Wakes per positive file, in file order.
-        public var positiveWakes: [Int]
+        package var positiveWakes: [Int]
         /// Wakes summed over the negative files: every one is false.
-        public var falseWakes: Int
+        package var falseWakes: Int
         /// Negative files that woke at least once.
-        public var negativesWoke: Int
+        package var negativesWoke: Int
 
         /// Whether every positive woke and no negative did.
-        public func separates(positives: Int) -> Bool { positives > 0 && positivesWoke == positives && falseWakes == 0 }
+        package func separates(positives: Int) -> Bool { positives > 0 && positivesWoke == positives && falseWakes == 0 }
     }
 
     /// The advice: a threshold, or why none can be given.
-    public enum Suggestion: Sendable, Equatable {
+    package enum Suggestion: Sendable, Equatable {
         /// `threshold` wakes every positive and no negative; `margin` is how
         /// far (in score) it sits from the nearer of the weakest positive's
         /// best score and the strongest negative's (or, without a scored
@@ -65,27 +65,27 @@ public struct ThresholdSweep: Sendable, Equatable {
     }
 
     /// Thresholds `ears tune` tries unless told otherwise: 0.30 to 0.95 in steps of 0.05.
-    public static let defaultThresholds: [Double] = stride(from: 30, through: 95, by: 5).map { Double($0) / 100 }
+    package static let defaultThresholds: [Double] = stride(from: 30, through: 95, by: 5).map { Double($0) / 100 }
     /// Two thresholds closer than this are the same one.
-    public static let sameThreshold = 1e-9
+    package static let sameThreshold = 1e-9
 
     /// `grid` with `current` added (when not already in it), ascending.
-    public static func thresholds(_ grid: [Double] = defaultThresholds, including current: Double?) -> [Double] {
+    package static func thresholds(_ grid: [Double] = defaultThresholds, including current: Double?) -> [Double] {
         var all = grid
         if let current, !all.contains(where: { abs($0 - current) < sameThreshold }) { all.append(current) }
         return all.sorted()
     }
 
     /// The thresholds tried, ascending.
-    public let thresholds: [Double]
+    package let thresholds: [Double]
     /// The threshold in force, when it is one number (nil: per-phrase thresholds differ).
-    public let current: Double?
+    package let current: Double?
     /// The files, in command-line order.
-    public let files: [File]
+    package let files: [File]
 
     /// A sweep over `thresholds` (ascending) of `files`, each with one wake
     /// count per threshold; `current` marks the threshold in force.
-    public init(thresholds: [Double], current: Double?, files: [File]) {
+    package init(thresholds: [Double], current: Double?, files: [File]) {
         precondition(files.allSatisfy { $0.wakes.count == thresholds.count }, "one wake count per threshold")
         self.thresholds = thresholds
         self.current = current
@@ -93,12 +93,12 @@ public struct ThresholdSweep: Sendable, Equatable {
     }
 
     /// The positive files (not marked negative), in order.
-    public var positives: [File] { files.filter { !$0.negative } }
+    package var positives: [File] { files.filter { !$0.negative } }
     /// The negative files, in order.
-    public var negatives: [File] { files.filter(\.negative) }
+    package var negatives: [File] { files.filter(\.negative) }
 
     /// One row per threshold, ascending.
-    public var rows: [Row] {
+    package var rows: [Row] {
         let positives = self.positives, negatives = self.negatives
         return thresholds.indices.map { index in
             let positiveWakes = positives.map { $0.wakes[index] }
@@ -115,7 +115,7 @@ public struct ThresholdSweep: Sendable, Equatable {
     /// (above it) and the strongest negative's best score (below it); on a
     /// tie the higher (fewer false wakes elsewhere). Without a scored
     /// negative, the lowest separating threshold stands in for it.
-    public var suggestion: Suggestion {
+    package var suggestion: Suggestion {
         let positives = self.positives
         guard !positives.isEmpty else { return .noPositives }
         let rows = self.rows
@@ -142,7 +142,7 @@ public struct ThresholdSweep: Sendable, Equatable {
     }
 
     /// The suggestion as one sentence for the terminal.
-    public var suggestionSentence: String {
+    package var suggestionSentence: String {
         switch suggestion {
         case let .threshold(value, margin):
             let negativeNote = negatives.isEmpty ? " (no --negative files were given: add some to know what it must stay above)" : ""
@@ -157,7 +157,7 @@ public struct ThresholdSweep: Sendable, Equatable {
     }
 
     /// `value` with two decimals, the way thresholds are written in ears.conf.
-    public static func format(_ value: Double) -> String {
+    package static func format(_ value: Double) -> String {
         let hundredths = Int((value * 100).rounded())
         let sign = hundredths < 0 ? "-" : ""
         let magnitude = abs(hundredths)

@@ -7,26 +7,26 @@ import Foundation
 ///
 /// A candidate whose window a sound-alike of the phrase explains better than
 /// the phrase itself is refused whatever its score (`verdict`).
-public struct VerifierCalibration: Sendable, Equatable {
+package struct VerifierCalibration: Sendable, Equatable {
     /// Feature names, in the order of `weights` (after the bias).
-    public static let featureNames = ["spot", "llr", "margin", "phones", "text", "duration"]
+    package static let featureNames = ["spot", "llr", "margin", "phones", "text", "duration"]
     /// Where each feature is clamped, so one wild number cannot dominate.
-    public static let featureLimit = 10.0
+    package static let featureLimit = 10.0
 
     /// Bias, then one weight per feature in `featureNames` order.
-    public let bias: Double
+    package let bias: Double
     /// One weight per feature.
-    public let weights: [Double]
+    package let weights: [Double]
 
     /// A calibration with explicit weights (tests, the fitting script).
-    public init(bias: Double, weights: [Double]) {
+    package init(bias: Double, weights: [Double]) {
         precondition(weights.count == Self.featureNames.count, "one weight per feature")
         self.bias = bias
         self.weights = weights
     }
 
     /// The fitted calibration (`VerifierWeights`).
-    public static let fitted = VerifierCalibration(bias: VerifierWeights.bias, weights: VerifierWeights.weights)
+    package static let fitted = VerifierCalibration(bias: VerifierWeights.bias, weights: VerifierWeights.weights)
 
     /// The features of a candidate, in `featureNames` order:
     /// - spot: the spotter's log-likelihood ratio per frame (0 when the
@@ -37,7 +37,7 @@ public struct VerifierCalibration: Sendable, Equatable {
     /// - text: the phrase's match in a plain transcript of the window, 0…1
     ///   (0 when it was not measured);
     /// - duration: |ln(phrase seconds / expected seconds)|.
-    public static func features(_ evidence: VerifierEvidence, spotScore: Double?) -> [Double] {
+    package static func features(_ evidence: VerifierEvidence, spotScore: Double?) -> [Double] {
         let frames = Double(max(1, evidence.frames))
         let margin = evidence.competitorScore.map { (evidence.phraseScore - $0) / frames } ?? 0
         let duration = evidence.phraseSeconds > 0 && evidence.expectedSeconds > 0
@@ -48,7 +48,7 @@ public struct VerifierCalibration: Sendable, Equatable {
     }
 
     /// The calibrated score, 0…1, of `features`.
-    public func score(_ features: [Double]) -> Double {
+    package func score(_ features: [Double]) -> Double {
         var sum = bias
         for (weight, value) in zip(weights, features) { sum += weight * value }
         return 1 / (1 + exp(-sum))
@@ -57,7 +57,7 @@ public struct VerifierCalibration: Sendable, Equatable {
     /// Whether `evidence` without its transcript already decides at
     /// `threshold`: a sound-alike won, or the score is on the same side of
     /// the threshold whatever the transcript would add (text from 0 to 1).
-    public func decides(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> Bool {
+    package func decides(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> Bool {
         if evidence.competitorWins { return true }
         var low = evidence, high = evidence
         low.textMatch = 0
@@ -69,7 +69,7 @@ public struct VerifierCalibration: Sendable, Equatable {
 
     /// The score of a candidate and whether it may wake at `threshold`: a
     /// sound-alike that explains the window better refuses it outright.
-    public func verdict(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> (score: Double, accepted: Bool) {
+    package func verdict(_ evidence: VerifierEvidence, spotScore: Double?, threshold: Double) -> (score: Double, accepted: Bool) {
         let value = score(Self.features(evidence, spotScore: spotScore))
         return (value, value >= threshold && !evidence.competitorWins)
     }

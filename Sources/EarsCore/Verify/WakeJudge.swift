@@ -4,37 +4,37 @@
 ///
 /// Both `ears listen` and `ears scan` decide through this type, so the two
 /// cannot drift apart. Used from the audio thread only.
-public final class WakeJudge {
+package final class WakeJudge {
     /// Seconds of audio before a candidate's start that the verifier sees.
-    public static let leadSeconds = 0.25
+    package static let leadSeconds = 0.25
     /// Seconds after a candidate's end that the verifier sees.
-    public static let trailSeconds = 0.1
+    package static let trailSeconds = 0.1
     /// Longest window the verifier is given (a transcript candidate spans a
     /// whole utterance; its phrase is at the end).
-    public static let longestWindowSeconds = 3.0
+    package static let longestWindowSeconds = 3.0
 
     /// What a verifier said about one candidate: numbers, never audio or words.
-    public struct Candidate: Sendable, Equatable {
+    package struct Candidate: Sendable, Equatable {
         /// The configured phrase the candidate is for.
-        public var phrase: String
+        package var phrase: String
         /// Audio time of the candidate's end, seconds since the stream began.
-        public var audioSeconds: Double
+        package var audioSeconds: Double
         /// `VerifierCalibration.featureNames` values.
-        public var features: [Double]
+        package var features: [Double]
         /// Calibrated score, 0…1.
-        public var score: Double
+        package var score: Double
         /// Whether a sound-alike explained the window better.
-        public var competitorWins: Bool
+        package var competitorWins: Bool
         /// Whether it woke.
-        public var accepted: Bool
+        package var accepted: Bool
         /// The measurements the features were computed from.
-        public var evidence: VerifierEvidence
+        package var evidence: VerifierEvidence
     }
 
     /// The detector (text matching over the engine's pieces).
-    public private(set) var detector: WakeDetector
+    package private(set) var detector: WakeDetector
     /// Candidates the verifier refused.
-    public private(set) var refused = 0
+    package private(set) var refused = 0
     private let verifier: (any WakeVerifier)?
     private let calibration: VerifierCalibration
     private let threshold: Double
@@ -47,7 +47,7 @@ public final class WakeJudge {
     /// `contestTrained`: whether a trained model's detection is refused when
     /// the verifier's sound-alike contest picks a neighbour of the phrase
     /// (`[wake] trained_contest`); otherwise the model alone decides.
-    public init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
+    package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
                 onCandidate: ((Candidate) -> Void)? = nil) {
         self.contestTrained = contestTrained
@@ -59,10 +59,10 @@ public final class WakeJudge {
     }
 
     /// Near misses counted by the detector.
-    public var nearMisses: Int { detector.nearMisses }
+    package var nearMisses: Int { detector.nearMisses }
 
     /// Considers `piece`, which `ear` just produced; returns a wake or nil.
-    public func consider(_ piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
+    package func consider(_ piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
         // A refused candidate must not use up the phrase's refractory time
         // or its utterance: the detector's state before it is put back.
         let before = detector
@@ -112,5 +112,5 @@ public final class WakeJudge {
     }
 
     /// Forgets the detector's per-stream state (a new stream).
-    public func reset() { detector.reset() }
+    package func reset() { detector.reset() }
 }

@@ -5,7 +5,7 @@
 /// the core combines the measurements (`VerifierCalibration`).
 ///
 /// Used from the audio thread only.
-public protocol WakeVerifier: AnyObject {
+package protocol WakeVerifier: AnyObject {
     /// Measures `audio` (16 kHz mono, what the engine heard: the candidate's
     /// window with a little margin) against `phrase` (as configured). Nil when
     /// the phrase cannot be measured (a word without a pronunciation): the
@@ -19,29 +19,29 @@ public protocol WakeVerifier: AnyObject {
 /// What a verifier measured on one candidate window. Numbers only: no audio,
 /// no words heard (the competitor is one of the configured phrase's own
 /// generated sound-alikes, never a transcript).
-public struct VerifierEvidence: Sendable, Equatable {
+package struct VerifierEvidence: Sendable, Equatable {
     /// Frames (10 ms) in the window.
-    public var frames: Int
+    package var frames: Int
     /// Natural-log score of the best path through the phrase alone (with
     /// optional silence around it).
-    public var phraseScore: Double
+    package var phraseScore: Double
     /// Natural-log score of the best path through a free phone loop.
-    public var loopScore: Double
+    package var loopScore: Double
     /// Natural-log score of the best path through the phrase's sound-alikes,
     /// or nil when it has none.
-    public var competitorScore: Double?
+    package var competitorScore: Double?
     /// How alike the free phone loop's phones are to the phrase's, 0…1 (1 − edits / phrase phones).
-    public var phoneMatch: Double
+    package var phoneMatch: Double
     /// How well the phrase matches a plain (unboosted) transcript of the
     /// window, 0…1 (the phonetic matcher's score; the words are not kept);
     /// nil when it was not measured because the rest already decided.
-    public var textMatch: Double?
+    package var textMatch: Double?
     /// Seconds the phrase path spends in the phrase's words (silence excluded).
-    public var phraseSeconds: Double
+    package var phraseSeconds: Double
     /// Seconds the phrase would take at an ordinary rate (phones × 80 ms).
-    public var expectedSeconds: Double
+    package var expectedSeconds: Double
 
-    public init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
+    package init(frames: Int, phraseScore: Double, loopScore: Double, competitorScore: Double?,
                 phoneMatch: Double, textMatch: Double? = 0, phraseSeconds: Double, expectedSeconds: Double,
                 competitorWins: Bool? = nil) {
         self.competitorWinsContest = competitorWins
@@ -57,11 +57,11 @@ public struct VerifierEvidence: Sendable, Equatable {
 
     /// The verifier's own answer to "did a sound-alike explain the window
     /// better?" (one search over the phrase and its sound-alikes), when it has one.
-    public var competitorWinsContest: Bool?
+    package var competitorWinsContest: Bool?
 
     /// Whether a sound-alike explains the window better than the phrase:
     /// the verifier's contest when it ran one, else the two scores compared.
-    public var competitorWins: Bool {
+    package var competitorWins: Bool {
         if let competitorWinsContest { return competitorWinsContest }
         guard let competitorScore else { return false }
         return competitorScore > phraseScore
@@ -69,10 +69,10 @@ public struct VerifierEvidence: Sendable, Equatable {
 }
 
 /// Edit distance between phone strings, for `VerifierEvidence.phoneMatch`.
-public enum PhoneAlignment {
+package enum PhoneAlignment {
     /// 1 − (fewest insertions, deletions and substitutions turning `heard`
     /// into `expected`) / `expected.count`, clamped to 0…1; 0 for an empty `expected`.
-    public static func match(expected: [String], heard: [String]) -> Double {
+    package static func match(expected: [String], heard: [String]) -> Double {
         guard !expected.isEmpty else { return 0 }
         var previous = Array(0...heard.count)
         var current = [Int](repeating: 0, count: heard.count + 1)

@@ -2,14 +2,14 @@
 ///
 /// Phones are numbered by their position in `phones` (vowels first), which is
 /// how `Sound` and the cost tables refer to them.
-public enum ARPAbet {
+package enum ARPAbet {
     /// The 15 vowels, ordered roughly from open-back to close-front.
-    public static let vowels: [String] = [
+    package static let vowels: [String] = [
         "AA", "AO", "AH", "AE", "AW", "AY", "OW", "OY", "UH", "UW", "ER", "EH", "EY", "IH", "IY",
     ]
     /// The 24 consonants, grouped by manner (stops, affricates, fricatives,
     /// nasals, liquids, glides).
-    public static let consonants: [String] = [
+    package static let consonants: [String] = [
         "P", "B", "T", "D", "K", "G",
         "CH", "JH",
         "F", "V", "TH", "DH", "S", "Z", "SH", "ZH", "HH",
@@ -18,13 +18,13 @@ public enum ARPAbet {
         "W", "Y",
     ]
     /// Every phone: `vowels` then `consonants`. An index into this array is a phone number.
-    public static let phones: [String] = vowels + consonants
+    package static let phones: [String] = vowels + consonants
 
     /// Number of phones (39).
-    public static var count: Int { phones.count }
+    package static var count: Int { phones.count }
 
     /// Whether phone number `index` is a vowel.
-    public static func isVowel(_ index: Int) -> Bool {
+    package static func isVowel(_ index: Int) -> Bool {
         index < vowels.count
     }
 
@@ -34,14 +34,14 @@ public enum ARPAbet {
     /// ARPAbet extensions onto the 39 CMU phones (AX → AH, IX → IH, AXR → ER,
     /// UX → UW, DX → D, NX → N, H → HH). Syllabic EL/EM/EN have no single
     /// equivalent; use `expand(_:)` for those.
-    public static func index(of name: String) -> Int? {
+    package static func index(of name: String) -> Int? {
         numbers[canonical(name)]
     }
 
     /// Phone numbers for `name`, expanding the syllabic extensions into two
     /// phones (EL → AH L, EM → AH M, EN → AH N). Empty for unknown names and for
     /// the glottal stop Q, which carries nothing a matcher could use.
-    public static func expand(_ name: String) -> [Int] {
+    package static func expand(_ name: String) -> [Int] {
         if let number = numbers[name] { return [number] } // the usual case, no copying
         let key = canonical(name)
         if let number = numbers[key] { return [number] }

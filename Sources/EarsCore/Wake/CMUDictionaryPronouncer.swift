@@ -19,26 +19,26 @@ import Foundation // only to read the dictionary file once; lookups use none of 
 /// two entries then collide ("well" and "we'll") the one written without an
 /// apostrophe wins, else the earlier line. Immutable after `init`, so lookups
 /// are safe from any thread.
-public final class CMUDictionaryPronouncer: PronouncingDictionary {
+package final class CMUDictionaryPronouncer: PronouncingDictionary {
     /// Packed entries, see the type's documentation.
     private let entries: [UInt8]
     /// Offset of each kept entry in `entries`, sorted by key bytes.
     private let offsets: [UInt32]
     /// Lines that looked like entries but were dropped: a phone no table knows,
     /// an over-long key, or more phones than fit a byte.
-    public let skippedLines: Int
+    package let skippedLines: Int
 
     /// Distinct words held.
-    public var wordCount: Int { offsets.count }
+    package var wordCount: Int { offsets.count }
 
     /// Bytes of heap this pronouncer holds (entry buffer plus offset table), by capacity.
-    public var storageBytes: Int {
+    package var storageBytes: Int {
         entries.capacity + offsets.capacity * MemoryLayout<UInt32>.stride
     }
 
     /// Reads the dictionary at `path`; nil if the file cannot be read. A file
     /// with no usable lines gives an empty pronouncer (every lookup nil).
-    public convenience init?(path: String) {
+    package convenience init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         var packer = Packer()
         data.withUnsafeBytes { packer.pack($0.bindMemory(to: UInt8.self)) } // no second copy of the file
@@ -47,12 +47,12 @@ public final class CMUDictionaryPronouncer: PronouncingDictionary {
 
     /// A dictionary from CMU-format text held in memory (handy for tests and
     /// for small custom word lists).
-    public convenience init(text: String) {
+    package convenience init(text: String) {
         self.init(bytes: Array(text.utf8))
     }
 
     /// A dictionary from the raw bytes of a CMU-format file (UTF-8 or ASCII).
-    public convenience init(bytes: [UInt8]) {
+    package convenience init(bytes: [UInt8]) {
         var packer = Packer()
         bytes.withUnsafeBufferPointer { packer.pack($0) }
         self.init(packer: packer)
@@ -67,7 +67,7 @@ public final class CMUDictionaryPronouncer: PronouncingDictionary {
     }
 
     /// The first pronunciation of `word` (any case, apostrophes ignored), or nil.
-    public func phones(for word: String) -> [String]? {
+    package func phones(for word: String) -> [String]? {
         var key: [UInt8] = []
         key.reserveCapacity(word.utf8.count)
         for byte in word.utf8 where byte != Packer.apostrophe {
@@ -91,7 +91,7 @@ public final class CMUDictionaryPronouncer: PronouncingDictionary {
     /// count byte per entry and decodes only the entries it returns, so the
     /// 134k-word PocketSphinx dictionary is gone through in about a
     /// millisecond plus the returned entries' allocations.
-    public func entries(phoneCounts: ClosedRange<Int>) -> [DictionaryEntry] {
+    package func entries(phoneCounts: ClosedRange<Int>) -> [DictionaryEntry] {
         entries.withUnsafeBufferPointer { buffer in
             var found: [DictionaryEntry] = []
             for offset in offsets {

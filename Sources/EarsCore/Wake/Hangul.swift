@@ -15,13 +15,13 @@
 /// final sounds ㄱ ㄴ ㄷ ㄹ ㅁ ㅂ ㅇ (낫, 낮, 낯 all → 낟; 닭 → 닥). So spellings
 /// that sound alike get the same symbols, which is what an engine confuses.
 /// Not modelled: nasal assimilation (국물 → 궁물), tensing, ㅎ aspiration.
-public enum Hangul {
+package enum Hangul {
     /// Number of consonant jamo sounds (the 19 leading consonants).
-    public static let consonantCount = 19
+    package static let consonantCount = 19
     /// Number of vowel jamo.
-    public static let vowelCount = 21
+    package static let vowelCount = 21
     /// Number of jamo sounds: consonants then vowels.
-    public static let jamoCount = consonantCount + vowelCount
+    package static let jamoCount = consonantCount + vowelCount
 
     /// Lead, vowel and tail: enough room per syllable in the common case.
     private static let maximumJamoPerSyllable = 3
@@ -70,19 +70,19 @@ public enum Hangul {
     }
 
     /// Whether `scalar` is a precomposed Hangul syllable.
-    public static func isSyllable(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isSyllable(_ scalar: Unicode.Scalar) -> Bool {
         (syllableBase...syllableLast).contains(scalar.value)
     }
 
     /// Whether `scalar` is a syllable or a conjoining jamo (anything this type spells).
-    public static func isHangul(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHangul(_ scalar: Unicode.Scalar) -> Bool {
         isSyllable(scalar) || conjoiningLeads.contains(scalar.value)
             || conjoiningVowels.contains(scalar.value) || conjoiningTails.contains(scalar.value)
     }
 
     /// The canonical parts of a syllable: lead 0…18, vowel 0…20, tail 0…27
     /// (0 = none). Nil for anything but a precomposed syllable.
-    public static func decompose(_ scalar: Unicode.Scalar) -> (lead: Int, vowel: Int, tail: Int)? {
+    package static func decompose(_ scalar: Unicode.Scalar) -> (lead: Int, vowel: Int, tail: Int)? {
         guard isSyllable(scalar) else { return nil }
         let index = scalar.value - syllableBase
         let tail = index % tailSlots
@@ -92,7 +92,7 @@ public enum Hangul {
 
     /// The canonical jamo of a syllable as compatibility letters, silent ㅇ
     /// included and no sound rules applied: 각 → ㄱ ㅏ ㄱ, 닭 → ㄷ ㅏ ㄺ.
-    public static func jamoLetters(of scalar: Unicode.Scalar) -> [Character] {
+    package static func jamoLetters(of scalar: Unicode.Scalar) -> [Character] {
         guard let parts = decompose(scalar) else { return [] }
         let head = [consonantLetters[parts.lead], vowelLetters[parts.vowel]]
         return parts.tail == 0 ? head : head + [tailLetters[parts.tail - 1]]

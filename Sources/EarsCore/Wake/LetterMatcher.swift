@@ -6,24 +6,24 @@
 /// matching, Sellers' algorithm): the cost is the fewest letter insertions,
 /// deletions and substitutions that turn some stretch of the text into the
 /// phrase, and the score is `1 - cost / phrase letters`, clamped to 0…1.
-public enum LetterMatcher {
+package enum LetterMatcher {
     /// The best match of a phrase in a text.
-    public struct Match: Sendable, Equatable {
+    package struct Match: Sendable, Equatable {
         /// 0…1; 1 is an exact occurrence.
-        public var score: Double
+        package var score: Double
         /// Index (in the text's letters, spaces removed) just past the match.
-        public var endLetter: Int
+        package var endLetter: Int
     }
 
     /// Letters of `text` after folding, spaces removed.
-    public static func letters(_ text: String) -> [Character] {
+    package static func letters(_ text: String) -> [Character] {
         Array(TextNormalizer.fold(text).filter { $0 != " " })
     }
 
     /// Best match of `phrase` in `text` whose end lies at or after letter
     /// `earliestEnd` of the text (so a caller can insist the match touches new
     /// words). Returns nil if the phrase or the allowed region is empty.
-    public static func bestMatch(of phrase: [Character], in text: [Character], earliestEnd: Int = 0) -> Match? {
+    package static func bestMatch(of phrase: [Character], in text: [Character], earliestEnd: Int = 0) -> Match? {
         let m = phrase.count
         guard m > 0, !text.isEmpty, earliestEnd <= text.count else { return nil }
         // column[i] = cost of matching phrase[0..<i] ending at the current text position.
@@ -53,7 +53,7 @@ public enum LetterMatcher {
     }
 
     /// Convenience: the score of `phrase` anywhere in `text`, 0…1.
-    public static func score(of phrase: String, in text: String) -> Double {
+    package static func score(of phrase: String, in text: String) -> Double {
         bestMatch(of: letters(phrase), in: letters(text))?.score ?? 0
     }
 }

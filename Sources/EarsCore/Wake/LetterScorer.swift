@@ -1,19 +1,19 @@
 /// Letter-level scoring (`LetterMatcher`): folded text, spaces removed.
 ///
 /// Stateless; one instance can serve any number of detectors.
-public final class LetterScorer: PhraseScorer {
+package final class LetterScorer: PhraseScorer {
     /// A phrase form's folded letters, spaces removed (`LetterMatcher.letters`).
-    public typealias Prepared = [Character]
+    package typealias Prepared = [Character]
 
     /// A letter scorer (it keeps no state).
-    public init() {}
+    package init() {}
 
     /// The folded letters of `form`.
-    public func prepare(_ form: String) -> [Character] { LetterMatcher.letters(form) }
+    package func prepare(_ form: String) -> [Character] { LetterMatcher.letters(form) }
 
     /// Best letter score of `form` ending in `newest`'s letters, 0…1; 0 when
     /// `newest` has no letters.
-    public func score(_ form: [Character], before: String, newest: String) -> Double {
+    package func score(_ form: [Character], before: String, newest: String) -> Double {
         let old = LetterMatcher.letters(before)
         let new = LetterMatcher.letters(newest)
         guard !new.isEmpty else { return 0 }

@@ -18,13 +18,13 @@
 /// ASCII letters are accepted (apostrophes are skipped), anything else is nil.
 /// The output is meant to be sound-alike-plausible for the phonetic matcher, not
 /// correct: the cost tables forgive the vowel mistakes it makes most.
-public final class LetterToSoundPronouncer: Pronouncer {
+package final class LetterToSoundPronouncer: Pronouncer {
     /// A stateless pronouncer; share one freely.
-    public init() {}
+    package init() {}
 
     /// A guessed pronunciation of `word`, or nil if it is empty or holds anything
     /// but ASCII letters and apostrophes. Never nil for a non-empty letter word.
-    public func phones(for word: String) -> [String]? {
+    package func phones(for word: String) -> [String]? {
         var letters: [UInt8] = []
         letters.reserveCapacity(word.utf8.count)
         for byte in word.utf8 {

@@ -4,51 +4,51 @@
 /// replaced by something unrelated. A match's score divides its cost by the
 /// phrase's own deletion mass (see `PhoneticMatcher`), so these only matter
 /// relative to each other.
-public enum PhoneticCost {
+package enum PhoneticCost {
     // MARK: substitutions
     /// Two vowels a listener or engine easily swaps: AA/AO/AH, IY/IH/EY, UH/UW, EH/AE; ㅓ/ㅗ, ㅜ/ㅡ.
-    public static let closeVowel = 0.3
+    package static let closeVowel = 0.3
     /// Vowels one step further apart: IY/EH, OW/UW, a diphthong and its start (AY/AA).
-    public static let nearVowel = 0.45
+    package static let nearVowel = 0.45
     /// Any other two vowels.
-    public static let otherVowel = 0.6
+    package static let otherVowel = 0.6
     /// Korean vowels most speakers no longer tell apart (ㅐ/ㅔ, ㅚ/ㅙ/ㅞ): the floor for different vowels.
-    public static let mergedVowel = 0.1
+    package static let mergedVowel = 0.1
     /// Korean vowels that differ only in a y/w glide (ㅏ/ㅑ, ㅣ/ㅟ), added to the vowels' own distance.
-    public static let glideDifference = 0.3
+    package static let glideDifference = 0.3
     /// A voiced/voiceless pair (P/B, T/D, K/G, F/V, S/Z, SH/ZH, CH/JH, TH/DH), or a
     /// Korean lax/tense/aspirated series (ㄱ/ㄲ/ㅋ, ㄷ/ㄸ/ㅌ, ㅂ/ㅃ/ㅍ, ㅈ/ㅉ/ㅊ, ㅅ/ㅆ).
-    public static let voicing = 0.3
+    package static let voicing = 0.3
     /// Consonants often heard for each other across manner or place: M/N, N/NG,
     /// TH/F, DH/D, CH/SH, CH/T, S/SH; ㄷ/ㅈ, ㅅ/ㄷ.
-    public static let nearConsonant = 0.4
+    package static let nearConsonant = 0.4
     /// Consonants of the same manner (stops, affricates, fricatives, nasals,
     /// liquids L/R and ㄹ/ㄴ, glides W/Y).
-    public static let sameManner = 0.5
+    package static let sameManner = 0.5
     /// Any other two consonants.
-    public static let otherConsonant = 0.8
+    package static let otherConsonant = 0.8
     /// A glide or liquid and the vowel it shades into: Y/IY, W/UW, R/ER.
-    public static let glideVowel = 0.5
+    package static let glideVowel = 0.5
     /// A consonant for a vowel.
-    public static let consonantVowel = 1.0
+    package static let consonantVowel = 1.0
     /// Two different letters, or sounds of different kinds (phone, jamo, letter).
-    public static let unrelated = 1.0
+    package static let unrelated = 1.0
 
     // MARK: insertions and deletions
     /// A consonant lost or gained.
-    public static let consonantIndel = 1.0
+    package static let consonantIndel = 1.0
     /// A glide (W, Y) lost or gained: they blur into neighbouring vowels ("delia" D IY L Y AH).
-    public static let glideIndel = 0.7
+    package static let glideIndel = 0.7
     /// A full vowel lost or gained.
-    public static let fullVowelIndel = 0.7
+    package static let fullVowelIndel = 0.7
     /// A reduced vowel (AH, IH, UH; ㅡ) lost or gained: schwas drop out easily.
-    public static let reducedVowelIndel = 0.5
+    package static let reducedVowelIndel = 0.5
     /// A breath (HH, ㅎ) lost or gained: "hey" is often written "a".
-    public static let breathIndel = 0.4
+    package static let breathIndel = 0.4
     /// A letter of another script lost or gained.
-    public static let letterIndel = 1.0
+    package static let letterIndel = 1.0
     /// A sound right after the same sound, lost or gained: the two D of "cord
     /// delia" or the ㄹㄹ of 델리 are said as one long sound, so spelling it
     /// once or twice is nearly the same thing (applied by `PhoneticMatcher`).
-    public static let repeatedIndel = 0.3
+    package static let repeatedIndel = 0.3
 }

@@ -35,52 +35,52 @@
 /// text (seven pieces of speech) takes about 45 µs in a release build (0.6 ms
 /// debug). Spelling a 12-word piece (a dictionary binary search per word) costs
 /// about as much, so spell the phrase once and each piece once, and join.
-public struct PhoneticMatcher: Sendable {
+package struct PhoneticMatcher: Sendable {
     /// Default share (0…1) of the phrase's mass that must be matched inside the
     /// newest words. Below the share of a phrase's last word for any sensible
     /// phrase ("cordelia" is 0.86 of "hey cordelia", "피파" 0.37 of "코델리아
     /// 피파"), above the one or two sounds a stale match borrows.
-    public static let defaultMinimumNewShare = 0.25
+    package static let defaultMinimumNewShare = 0.25
 
     /// The best match of a phrase in a text.
-    public struct Match: Sendable, Equatable {
+    package struct Match: Sendable, Equatable {
         /// 0…1; 1 is an exact occurrence.
-        public var score: Double
+        package var score: Double
         /// The alignment cost, in `PhoneticCost` units.
-        public var cost: Double
+        package var cost: Double
         /// Index (in the text's sounds) of the first sound the match spans.
-        public var startSymbol: Int
+        package var startSymbol: Int
         /// Index (in the text's sounds) just past the match; the sound before it is matched.
-        public var endSymbol: Int
+        package var endSymbol: Int
         /// Word (text numbering) of the first sound the match spans.
-        public var startWord: Int
+        package var startWord: Int
         /// Word (text numbering) of the last sound the match spans.
-        public var endWord: Int
+        package var endWord: Int
         /// Share (0…1) of the phrase's mass matched against sounds of words at
         /// or after `earliestEndWord`.
-        public var newShare: Double
+        package var newShare: Double
     }
 
     /// Turns text into sounds.
-    public let speller: PhoneticSpeller
+    package let speller: PhoneticSpeller
     /// The edit costs.
-    public let costs: SoundCosts
+    package let costs: SoundCosts
 
     /// A matcher that pronounces English with `pronouncer` (then letter-to-sound
     /// rules) and weighs edits with `costs`.
-    public init(pronouncer: any Pronouncer, costs: SoundCosts = .standard) {
+    package init(pronouncer: any Pronouncer, costs: SoundCosts = .standard) {
         speller = PhoneticSpeller(pronouncer: pronouncer)
         self.costs = costs
     }
 
     /// The sounds of raw `text`: folded (`TextNormalizer.fold`), then spelled.
     /// Call once per phrase and once per transcript piece.
-    public func spell(_ text: String) -> SoundSequence {
+    package func spell(_ text: String) -> SoundSequence {
         speller.spell(folded: TextNormalizer.fold(text))
     }
 
     /// Cost of losing every sound of `phrase`: the score's denominator.
-    public func mass(of phrase: SoundSequence) -> Double {
+    package func mass(of phrase: SoundSequence) -> Double {
         indels(phrase.sounds).reduce(0, +)
     }
 
@@ -99,7 +99,7 @@ public struct PhoneticMatcher: Sendable {
     /// `previous + newest`, `earliestEndWord = previous.wordCount`. Among equal
     /// scores the earliest end wins. Nil if the phrase has no sounds or no
     /// allowed end exists.
-    public func bestMatch(of phrase: SoundSequence, in text: SoundSequence, earliestEndWord: Int = 0,
+    package func bestMatch(of phrase: SoundSequence, in text: SoundSequence, earliestEndWord: Int = 0,
                           minimumNewShare: Double = PhoneticMatcher.defaultMinimumNewShare) -> Match? {
         let p = phrase.sounds, t = text.sounds
         let m = p.count
@@ -150,7 +150,7 @@ public struct PhoneticMatcher: Sendable {
     }
 
     /// Convenience: the score of `phrase` anywhere in `text`, 0…1 (spells both each call).
-    public func score(of phrase: String, in text: String) -> Double {
+    package func score(of phrase: String, in text: String) -> Double {
         bestMatch(of: spell(phrase), in: spell(text))?.score ?? 0
     }
 }

@@ -9,34 +9,34 @@
 ///
 /// Used from the audio thread only; it caches the spelling of the last text
 /// it saw, because every phrase form is scored against the same new piece.
-public final class PhoneticScorer: PhraseScorer {
+package final class PhoneticScorer: PhraseScorer {
     /// Builds the sound spelling and does the alignment.
-    public let matcher: PhoneticMatcher
+    package let matcher: PhoneticMatcher
     private let letters = LetterScorer()
     private var cachedBefore = SpellingCache()
     private var cachedNewest = SpellingCache()
 
     /// Makes a scorer that pronounces words with `pronouncer`.
-    public init(pronouncer: any Pronouncer) {
+    package init(pronouncer: any Pronouncer) {
         matcher = PhoneticMatcher(pronouncer: pronouncer)
     }
 
     /// A phrase form, spelled in sounds and in letters.
-    public struct Prepared: Sendable {
+    package struct Prepared: Sendable {
         /// The form's sounds (`PhoneticMatcher.spell`).
-        public let sounds: SoundSequence
+        package let sounds: SoundSequence
         /// The form's folded letters, for the letter score it never falls below.
-        public let letters: LetterScorer.Prepared
+        package let letters: LetterScorer.Prepared
     }
 
     /// Spells `form` in sounds and in letters.
-    public func prepare(_ form: String) -> Prepared {
+    package func prepare(_ form: String) -> Prepared {
         Prepared(sounds: matcher.spell(form), letters: letters.prepare(form))
     }
 
     /// The larger of the sound score and the letter score of `form` ending in
     /// `newest`, 0…1.
-    public func score(_ form: Prepared, before: String, newest: String) -> Double {
+    package func score(_ form: Prepared, before: String, newest: String) -> Double {
         let byLetters = letters.score(form.letters, before: before, newest: newest)
         let old = cachedBefore.spelling(of: before, with: matcher)
         let text = old + cachedNewest.spelling(of: newest, with: matcher)

@@ -5,20 +5,20 @@
 /// pronouncer, then by `LetterToSoundPronouncer` if the pronouncer does not
 /// know it; any other word (other scripts, digits) is its letters. No
 /// Foundation here: this runs for every transcript piece.
-public struct PhoneticSpeller: Sendable {
+package struct PhoneticSpeller: Sendable {
     /// Asked first for ASCII words, typically a `CMUDictionaryPronouncer`.
-    public let pronouncer: any Pronouncer
+    package let pronouncer: any Pronouncer
     /// The last resort for ASCII words the pronouncer does not know.
     private let fallback = LetterToSoundPronouncer()
 
     /// A speller that asks `pronouncer` first and guesses from letters after.
-    public init(pronouncer: any Pronouncer) {
+    package init(pronouncer: any Pronouncer) {
         self.pronouncer = pronouncer
     }
 
     /// The sounds of `folded` (the output of `TextNormalizer.fold`: lowercase
     /// words separated by single spaces; extra spaces are tolerated).
-    public func spell(folded: String) -> SoundSequence {
+    package func spell(folded: String) -> SoundSequence {
         var sequence = SoundSequence()
         for word in folded.split(separator: " ", omittingEmptySubsequences: true) {
             sequence.appendWord(sounds(ofWord: word))
@@ -27,7 +27,7 @@ public struct PhoneticSpeller: Sendable {
     }
 
     /// The sounds of one folded word.
-    public func sounds(ofWord word: Substring) -> [Sound] {
+    package func sounds(ofWord word: Substring) -> [Sound] {
         let scalars = Array(word.unicodeScalars)
         if scalars.contains(where: Hangul.isHangul) {
             return Hangul.sounds(of: scalars)

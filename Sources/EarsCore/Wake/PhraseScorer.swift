@@ -10,7 +10,7 @@
 /// `Sendable` by construction, not by promise. `WakeDetector` keeps one scorer
 /// per detector and calls it from one thread, so a scorer may cache (hence a
 /// class: the cache lives in the one shared instance).
-public protocol PhraseScorer: AnyObject {
+package protocol PhraseScorer: AnyObject {
     /// A phrase form made ready for repeated scoring: what `prepare` computes once.
     associatedtype Prepared: Sendable
 

@@ -9,7 +9,7 @@
 /// matcher rather than copied, and `Sendable` because the matcher lives inside
 /// the `Sendable` wake detector: `phones(for:)` may be called from any thread
 /// at once, so conformers must be immutable or guard their own state.
-public protocol Pronouncer: AnyObject, Sendable {
+package protocol Pronouncer: AnyObject, Sendable {
     /// The phones of `word`, or nil when this pronouncer does not know it.
     ///
     /// `word` is one folded word (`TextNormalizer.fold`: lowercase, no

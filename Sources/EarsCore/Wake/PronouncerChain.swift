@@ -4,17 +4,17 @@
 /// so every ASCII word gets some pronunciation. The chain lists the words of
 /// its dictionary members (`PronouncingDictionary`), so a sound-alike
 /// generator can take the same chain the daemon uses.
-public final class PronouncerChain: PronouncingDictionary {
+package final class PronouncerChain: PronouncingDictionary {
     /// The pronouncers, most trusted first.
-    public let members: [any Pronouncer]
+    package let members: [any Pronouncer]
 
     /// A chain that asks `members` in order.
-    public init(_ members: [any Pronouncer]) {
+    package init(_ members: [any Pronouncer]) {
         self.members = members
     }
 
     /// The first non-nil answer of the members, or nil if none knows `word`.
-    public func phones(for word: String) -> [String]? {
+    package func phones(for word: String) -> [String]? {
         for member in members {
             if let phones = member.phones(for: word) { return phones }
         }
@@ -24,7 +24,7 @@ public final class PronouncerChain: PronouncingDictionary {
     /// The words of the members that are `PronouncingDictionary`s, in word
     /// order; a word two members list comes from the earlier one. Members that
     /// cannot list (letter-to-sound rules) add nothing.
-    public func entries(phoneCounts: ClosedRange<Int>) -> [DictionaryEntry] {
+    package func entries(phoneCounts: ClosedRange<Int>) -> [DictionaryEntry] {
         let lists = members.compactMap { ($0 as? any PronouncingDictionary)?.entries(phoneCounts: phoneCounts) }
         guard lists.count > 1 else { return lists.first ?? [] }
         var seen = Set<String>()

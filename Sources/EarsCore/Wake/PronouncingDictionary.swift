@@ -3,7 +3,7 @@
 ///
 /// Conformers are immutable (as every `Pronouncer` must be safe to call from
 /// any thread), so listing may run while other threads look words up.
-public protocol PronouncingDictionary: Pronouncer {
+package protocol PronouncingDictionary: Pronouncer {
     /// Every word whose pronunciation has a phone count in `phoneCounts`, one
     /// entry per word (the pronunciation `phones(for:)` answers), ordered by
     /// `word` (byte order). Cost: one pass over the whole dictionary, plus one
@@ -12,17 +12,17 @@ public protocol PronouncingDictionary: Pronouncer {
 }
 
 /// One word of a `PronouncingDictionary` with its pronunciation.
-public struct DictionaryEntry: Sendable, Equatable {
+package struct DictionaryEntry: Sendable, Equatable {
     /// The word as looked up: lowercase, apostrophes removed ("we'll" → "well").
-    public var word: String
+    package var word: String
     /// Whether the word was written with an apostrophe in the dictionary
     /// (a contraction or possessive, such as "we'll" or "cordelia's").
-    public var hadApostrophe: Bool
+    package var hadApostrophe: Bool
     /// The pronunciation, one `Sound` (kind `.phone`) per phone.
-    public var phones: [Sound]
+    package var phones: [Sound]
 
     /// An entry for `word` pronounced `phones`.
-    public init(word: String, hadApostrophe: Bool = false, phones: [Sound]) {
+    package init(word: String, hadApostrophe: Bool = false, phones: [Sound]) {
         self.word = word
         self.hadApostrophe = hadApostrophe
         self.phones = phones

@@ -4,9 +4,9 @@
 /// Four bytes: the kind in the top two bits, the number below (phone number
 /// into `ARPAbet.phones`, jamo number as in `Hangul`, or the letter's Unicode
 /// scalar value), so sequences are cheap to store and compare.
-public struct Sound: Hashable, Sendable, CustomStringConvertible {
+package struct Sound: Hashable, Sendable, CustomStringConvertible {
     /// What a sound's number means.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// An ARPAbet phone; `number` indexes `ARPAbet.phones`.
         case phone
         /// A Hangul jamo; `number` is 0..<`Hangul.jamoCount`.
@@ -25,7 +25,7 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
     private init(raw: UInt32) { self.raw = raw }
 
     /// The phone named `name` (ARPAbet, any case, stress digits ignored), or nil.
-    public static func phone(_ name: String) -> Sound? {
+    package static func phone(_ name: String) -> Sound? {
         ARPAbet.index(of: name).map(phone)
     }
 
@@ -33,7 +33,7 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
     static func phone(_ number: Int) -> Sound { Sound(raw: UInt32(number)) }
 
     /// The jamo written as compatibility letter `letter` (ㄱ…ㅎ, ㅏ…ㅣ), or nil.
-    public static func jamo(_ letter: Character) -> Sound? {
+    package static func jamo(_ letter: Character) -> Sound? {
         Hangul.number(ofJamo: letter).map(jamo)
     }
 
@@ -41,10 +41,10 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
     static func jamo(_ number: Int) -> Sound { Sound(raw: jamoTag | UInt32(number)) }
 
     /// A letter that stands for itself.
-    public static func letter(_ scalar: Unicode.Scalar) -> Sound { Sound(raw: letterTag | scalar.value) }
+    package static func letter(_ scalar: Unicode.Scalar) -> Sound { Sound(raw: letterTag | scalar.value) }
 
     /// What `number` means.
-    public var kind: Kind {
+    package var kind: Kind {
         switch raw & ~Sound.numberMask {
         case Sound.jamoTag: return .jamo
         case Sound.letterTag: return .letter
@@ -53,11 +53,11 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The phone number, jamo number or scalar value, per `kind`.
-    public var number: Int { Int(raw & Sound.numberMask) }
+    package var number: Int { Int(raw & Sound.numberMask) }
 
     /// Whether this is a vowel phone or vowel jamo (letters never are: their
     /// script is unknown).
-    public var isVowel: Bool {
+    package var isVowel: Bool {
         switch kind {
         case .phone: return ARPAbet.isVowel(number)
         case .jamo: return Hangul.isVowel(jamo: number)
@@ -66,7 +66,7 @@ public struct Sound: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The phone name ("AO"), the jamo as a compatibility letter ("ㄱ"), or the letter.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .phone: return ARPAbet.phones[number]
         case .jamo: return String(Hangul.letter(ofJamo: number))

@@ -36,28 +36,28 @@
 /// small edit-distance table per entry within `maximumEdits` phones of a
 /// phrase word's length. For "hey cordelia" on the 134k-word PocketSphinx
 /// dictionary that is about 60k tables of at most 10 × 10 cells.
-public struct SoundAlikeGenerator: Sendable {
+package struct SoundAlikeGenerator: Sendable {
     /// Neighbours returned when the caller does not say.
-    public static let defaultCount = 20
+    package static let defaultCount = 20
     /// Most phone edits (substitutions, insertions, deletions) between a
     /// phrase word and its replacement.
-    public static let maximumEdits = 2
+    package static let maximumEdits = 2
     /// Shortest dictionary word (in letters) used as a replacement, unless it
     /// is one of the phrase's own words: one- and two-letter entries are mostly
     /// abbreviations and letter names.
-    public static let minimumWordLength = 3
+    package static let minimumWordLength = 3
     /// The carrier sentences; `{}` stands for the neighbour.
-    public static let carriers = ["{}, nice to see you", "did you ask {} about it", "i think {} is here"]
+    package static let carriers = ["{}, nice to see you", "did you ask {} about it", "i think {} is here"]
 
     /// Lists the words to try and answers for the phrase's own words.
-    public let dictionary: any PronouncingDictionary
+    package let dictionary: any PronouncingDictionary
     /// Weighs the edits.
-    public let costs: SoundCosts
+    package let costs: SoundCosts
     /// Spells phrases and sentences (the dictionary, then letter-to-sound rules).
     private let speller: PhoneticSpeller
 
     /// A generator over `dictionary`, weighing edits with `costs`.
-    public init(dictionary: any PronouncingDictionary, costs: SoundCosts = .standard) {
+    package init(dictionary: any PronouncingDictionary, costs: SoundCosts = .standard) {
         self.dictionary = dictionary
         self.costs = costs
         speller = PhoneticSpeller(pronouncer: dictionary)
@@ -67,7 +67,7 @@ public struct SoundAlikeGenerator: Sendable {
     /// then the words alone, then up to `carriers.count` sentences (none when
     /// `count` is 0). Deterministic: the same dictionary and phrase always give
     /// the same list.
-    public func soundAlikes(of phrase: String, count: Int = SoundAlikeGenerator.defaultCount) -> [SoundAlike] {
+    package func soundAlikes(of phrase: String, count: Int = SoundAlikeGenerator.defaultCount) -> [SoundAlike] {
         let search = self.search(phrase)
         let chosen = select(search.neighbours, count: max(0, count))
         let neighbours = chosen.map { swap in
@@ -95,7 +95,7 @@ public struct SoundAlikeGenerator: Sendable {
     /// The phrase with one word swapped for a different word of identical
     /// phones ("hay cordelia" for "hey cordelia"), sorted: sound-alikes that
     /// are acoustically the phrase, kept apart from the negatives.
-    public func homophones(of phrase: String) -> [String] {
+    package func homophones(of phrase: String) -> [String] {
         let search = self.search(phrase)
         return search.homophones.map { search.text(replacing: $0.position, with: $0.word) }.sorted()
     }

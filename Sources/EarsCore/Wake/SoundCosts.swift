@@ -1,8 +1,8 @@
 /// How far apart two sounds are and what losing one costs: the tables behind
 /// `PhoneticMatcher`. Built once (`standard`); lookups are two array reads.
-public struct SoundCosts: Sendable {
+package struct SoundCosts: Sendable {
     /// The tables built from `PhoneticCost`.
-    public static let standard = SoundCosts()
+    package static let standard = SoundCosts()
 
     private let phoneSubstitution: [Double]
     private let phoneIndel: [Double]
@@ -11,13 +11,13 @@ public struct SoundCosts: Sendable {
 
     /// Builds the tables (a few thousand entries); use `standard` instead of
     /// building your own.
-    public init() {
+    package init() {
         (phoneSubstitution, phoneIndel) = SoundCosts.phoneTables()
         (jamoSubstitution, jamoIndel) = SoundCosts.jamoTables()
     }
 
     /// Cost of hearing `b` where `a` was meant (symmetric; 0 when equal).
-    public func substitution(_ a: Sound, _ b: Sound) -> Double {
+    package func substitution(_ a: Sound, _ b: Sound) -> Double {
         if a == b { return 0 }
         switch (a.kind, b.kind) {
         case (.phone, .phone): return phoneSubstitution[a.number * ARPAbet.count + b.number]
@@ -27,7 +27,7 @@ public struct SoundCosts: Sendable {
     }
 
     /// Cost of `sound` being lost from, or slipped into, a match.
-    public func indel(_ sound: Sound) -> Double {
+    package func indel(_ sound: Sound) -> Double {
         switch sound.kind {
         case .phone: return phoneIndel[sound.number]
         case .jamo: return jamoIndel[sound.number]

@@ -3,9 +3,9 @@ import Foundation
 /// Folds text so that spelling accidents do not matter to the detector:
 /// Unicode compatibility normalization (NFKC), case folding, punctuation and
 /// symbols to spaces, runs of spacing to one space.
-public enum TextNormalizer {
+package enum TextNormalizer {
     /// The folded form of `text`: lowercase words separated by single spaces.
-    public static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         let nfkc = text.precomposedStringWithCompatibilityMapping
         let folded = nfkc.folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
         var out = String.UnicodeScalarView()
@@ -27,7 +27,7 @@ public enum TextNormalizer {
     }
 
     /// The folded words of `text`.
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         fold(text).split(separator: " ").map(String.init)
     }
 

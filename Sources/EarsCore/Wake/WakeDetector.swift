@@ -14,9 +14,9 @@
 /// possibly between scorers), and an existential would hide each scorer's
 /// typed `Prepared` form. Inside, one generic `ScoredForms<Scorer>` keeps a
 /// scorer with its own prepared forms, so the scoring loop is written once.
-public struct WakeDetector {
+package struct WakeDetector {
     /// How phrases are scored: by letters or by sound.
-    public enum Scoring {
+    package enum Scoring {
         /// Letter matching (`LetterScorer`): exact spelling tolerances only.
         case letters(LetterScorer)
         /// Sound matching (`PhoneticScorer`): sound-alike words count.
@@ -24,20 +24,20 @@ public struct WakeDetector {
     }
 
     /// Score needed when a phrase does not set its own.
-    public static let defaultThreshold = 0.8
+    package static let defaultThreshold = 0.8
     /// Audio seconds after a wake during which the same phrase cannot fire again.
-    public static let defaultRefractorySeconds = 2.0
+    package static let defaultRefractorySeconds = 2.0
     /// How far under its threshold a score still counts as a near miss.
-    public static let nearMissMargin = 0.15
+    package static let nearMissMargin = 0.15
     /// Utterances remembered as "already fired"; older ones cannot recur.
     private static let rememberedUtterances = 32
 
     /// The phrases listened for.
-    public let phrases: [WakePhrase]
+    package let phrases: [WakePhrase]
     /// Refractory time per phrase, in seconds of audio.
-    public let refractorySeconds: Double
+    package let refractorySeconds: Double
     /// Utterances whose best score fell within `nearMissMargin` under a threshold without waking.
-    public private(set) var nearMisses = 0
+    package private(set) var nearMisses = 0
 
     /// The scorer with every phrase's forms prepared for it.
     private let forms: Forms
@@ -48,7 +48,7 @@ public struct WakeDetector {
     /// Makes a detector for `phrases` (phrases without letters are ignored),
     /// scoring with `scoring` (letters by default). Each phrase form is
     /// prepared once, here.
-    public init(phrases: [WakePhrase], refractorySeconds: Double = WakeDetector.defaultRefractorySeconds,
+    package init(phrases: [WakePhrase], refractorySeconds: Double = WakeDetector.defaultRefractorySeconds,
                 scoring: Scoring = .letters(LetterScorer())) {
         let usable = phrases.filter { !LetterMatcher.letters($0.text).isEmpty }
         self.phrases = usable
@@ -67,7 +67,7 @@ public struct WakeDetector {
     /// split across two utterances is still heard, but a match must end inside
     /// `newest`, and an utterance that already fired lends no words, so old
     /// words never fire twice. Returns a wake or nil.
-    public mutating func consider(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> WakeEvent? {
+    package mutating func consider(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> WakeEvent? {
         guard !firedUtterances.contains(newest.utterance) else { return nil }
         guard !LetterMatcher.letters(newest.text).isEmpty else { return nil }
         // An utterance that already fired lends no words: its phrase was heard.
@@ -107,7 +107,7 @@ public struct WakeDetector {
     /// final piece before its utterance in `recent`, whatever the thresholds,
     /// refractory times and fired utterances say: what `ears tune` plots when
     /// the detector's score decides. Changes nothing.
-    public func phraseScores(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> [Double] {
+    package func phraseScores(_ newest: TranscriptPiece, recent: [TranscriptPiece]) -> [Double] {
         guard !LetterMatcher.letters(newest.text).isEmpty else { return Array(repeating: 0, count: phrases.count) }
         let before = recent.last { $0.kind == .final && $0.utterance != newest.utterance }?.text ?? ""
         return phrases.indices.map { forms.best(ofPhrase: $0, before: before, newest: newest.text) }
@@ -115,7 +115,7 @@ public struct WakeDetector {
 
     /// Forgets which utterances fired and the refractory clocks (a new
     /// stream); the near-miss count is a meter and keeps counting.
-    public mutating func reset() {
+    package mutating func reset() {
         firedUtterances.removeAll()
         nearMissUtterances.removeAll()
         lastWakeSeconds = Array(repeating: nil, count: phrases.count)

@@ -1,19 +1,19 @@
 /// A phrase the detector listens for, as written text.
-public struct WakePhrase: Sendable, Equatable {
+package struct WakePhrase: Sendable, Equatable {
     /// The phrase as the user wrote it, e.g. "hey cordelia". Wakes report this text.
-    public var text: String
+    package var text: String
     /// Lowest score (0…1) that counts as a wake.
-    public var threshold: Double
+    package var threshold: Double
     /// Other written forms that count as the same phrase, e.g. "cordelia pippa".
-    public var aliases: [String]
+    package var aliases: [String]
 
     /// A phrase `text` that wakes at a score of `threshold` (0…1) or more, also when written as one of `aliases`.
-    public init(text: String, threshold: Double = WakeDetector.defaultThreshold, aliases: [String] = []) {
+    package init(text: String, threshold: Double = WakeDetector.defaultThreshold, aliases: [String] = []) {
         self.text = text
         self.threshold = threshold
         self.aliases = aliases
     }
 
     /// The phrase and its aliases, the phrase first.
-    public var forms: [String] { [text] + aliases }
+    package var forms: [String] { [text] + aliases }
 }

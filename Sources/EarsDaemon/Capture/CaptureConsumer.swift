@@ -2,15 +2,15 @@ import EarsCore
 
 /// What a consumer learns when a capture begins. Carries the phrase and
 /// numbers, never transcript text.
-public struct CaptureInfo: Sendable, Equatable {
+package struct CaptureInfo: Sendable, Equatable {
     /// Wake or tap.
-    public var source: CaptureSource
+    package var source: CaptureSource
     /// The configured phrase that woke (empty for a tap).
-    public var phrase: String
+    package var phrase: String
     /// The wake's score (0 for a tap).
-    public var score: Double
+    package var score: Double
     /// Wall-clock time of the trigger, milliseconds since 1970.
-    public var timestampMilliseconds: Int64
+    package var timestampMilliseconds: Int64
 }
 
 /// Something a capture is handed to: the listen socket, the exec hook.
@@ -18,7 +18,7 @@ public struct CaptureInfo: Sendable, Equatable {
 /// Calls come from the audio thread and must never block it: a consumer
 /// queues what it cannot take at once, drops the oldest when its bound is
 /// reached, and counts what it dropped.
-public protocol CaptureConsumer: AnyObject, Sendable {
+package protocol CaptureConsumer: AnyObject, Sendable {
     /// Name for the meter's `dropped_chunks`, e.g. `listen_socket`.
     var consumerName: String { get }
     /// Chunks (or events) dropped because this consumer fell behind.

@@ -4,11 +4,11 @@ import Synchronization
 
 /// Manual taps asked for from another thread (`POST /tap` on the status
 /// socket), picked up by the audio thread at its next chunk.
-public final class TapRequests: Sendable {
+package final class TapRequests: Sendable {
     private let pending = Atomic<Int>(0)
-    public init() {}
+    package init() {}
     /// Asks for a capture as if called.
-    public func request() { pending.add(1, ordering: .relaxed) }
+    package func request() { pending.add(1, ordering: .relaxed) }
     /// Takes every pending request; true if there was at least one.
     func take() -> Bool { pending.exchange(0, ordering: .relaxed) > 0 }
 }

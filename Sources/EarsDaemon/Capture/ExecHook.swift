@@ -11,19 +11,19 @@ import Synchronization
 ///
 /// The capture is held in memory only (at most the 60 s hard cap, 1.9 MB) and
 /// written to the hook's pipe; nothing touches a file.
-public final class ExecHook: CaptureConsumer {
-    public let consumerName = "hook"
+package final class ExecHook: CaptureConsumer {
+    package let consumerName = "hook"
     /// The program to run.
-    public let path: String
+    package let path: String
     /// Seconds a hook may run before it is killed.
-    public let timeoutSeconds: Double
+    package let timeoutSeconds: Double
 
     /// Counts, read by the meter.
-    public struct Counts: Sendable, Equatable {
-        public var runs = 0
-        public var failures = 0
-        public var killed = 0
-        public var seconds = 0.0
+    package struct Counts: Sendable, Equatable {
+        package var runs = 0
+        package var failures = 0
+        package var killed = 0
+        package var seconds = 0.0
     }
 
     private struct Pending {
@@ -37,27 +37,27 @@ public final class ExecHook: CaptureConsumer {
     private let queue = DispatchQueue(label: "ears.hook", attributes: .concurrent)
 
     /// Makes a hook running `path`, killed after `timeoutSeconds`.
-    public init(path: String, timeoutSeconds: Double, log: EarsLog) {
+    package init(path: String, timeoutSeconds: Double, log: EarsLog) {
         self.path = path
         self.timeoutSeconds = timeoutSeconds
         self.log = log
     }
 
     /// The hook never drops audio: a capture is bounded by the cap.
-    public var droppedChunks: Int { 0 }
+    package var droppedChunks: Int { 0 }
 
     /// Runs, failures, kills and total run time so far.
-    public var snapshot: Counts { counts.withLock { $0 } }
+    package var snapshot: Counts { counts.withLock { $0 } }
 
-    public func captureBegan(_ info: CaptureInfo) {
+    package func captureBegan(_ info: CaptureInfo) {
         pending.withLock { $0 = Pending(info: info) }
     }
 
-    public func captureAudio(_ samples: [Int16]) {
+    package func captureAudio(_ samples: [Int16]) {
         pending.withLock { $0.samples += samples }
     }
 
-    public func captureEnded(_ reason: CaptureStateMachine.StopReason) {
+    package func captureEnded(_ reason: CaptureStateMachine.StopReason) {
         let finished = pending.withLock { current -> Pending in
             let done = current
             current = Pending()

@@ -5,21 +5,21 @@ import EarsWyoming
 /// events, `detection` (name = the phrase), `audio-start` (16 kHz, 2 bytes,
 /// mono), `audio-chunk`s with PCM, `audio-stop`. `WyomingServer.send` never
 /// blocks: each client has a bounded queue that drops its oldest events.
-public final class ListenSocketConsumer: CaptureConsumer {
-    public let consumerName = "listen_socket"
+package final class ListenSocketConsumer: CaptureConsumer {
+    package let consumerName = "listen_socket"
     /// The server the events go to.
-    public let server: WyomingServer
+    package let server: WyomingServer
     private let timestamps = TimestampClock()
 
     /// Hands captures to `server`'s clients.
-    public init(server: WyomingServer) {
+    package init(server: WyomingServer) {
         self.server = server
     }
 
     /// Events dropped for clients that fell behind.
-    public var droppedChunks: Int { server.droppedEvents }
+    package var droppedChunks: Int { server.droppedEvents }
 
-    public func captureBegan(_ info: CaptureInfo) {
+    package func captureBegan(_ info: CaptureInfo) {
         timestamps.begin()
         if info.source == .wake {
             server.send(.detection(name: info.phrase, timestamp: Int(info.timestampMilliseconds)))
@@ -27,18 +27,18 @@ public final class ListenSocketConsumer: CaptureConsumer {
         server.send(.audioStart(timestamp: 0))
     }
 
-    public func captureAudio(_ samples: [Int16]) {
+    package func captureAudio(_ samples: [Int16]) {
         // Wyoming timestamps are milliseconds of audio since audio-start.
         server.send(.audioChunk(samples: samples, timestamp: timestamps.advance(by: samples.count)))
     }
 
-    public func captureEnded(_ reason: CaptureStateMachine.StopReason) {
+    package func captureEnded(_ reason: CaptureStateMachine.StopReason) {
         server.send(.audioStop(timestamp: timestamps.current))
     }
 
     /// Sends the recent transcript to the owner's clients: only when the
     /// `ear_text` switch is on, and only ever on this socket.
-    public func earText(_ text: String) {
+    package func earText(_ text: String) {
         server.send(WyomingEvent(type: "transcript", data: ["text": .string(text)]))
     }
 }

@@ -15,11 +15,11 @@ import Glibc
 /// socket, the audio loop on its own thread, signals (SIGTERM/SIGINT stop,
 /// SIGHUP reloads) and systemd supervision; the command line that starts it
 /// is EarsCLI's.
-public enum ListenDaemon {
+package enum ListenDaemon {
     /// Runs the daemon with `config` (already checked by `ConfigValidation`):
     /// status socket, listen socket, audio loop, signals. Returns the exit
     /// status on SIGTERM/SIGINT, or at once when a socket cannot be served.
-    public static func run(_ options: ListenOptions, config: EarsConfig) -> Int32 {
+    package static func run(_ options: ListenOptions, config: EarsConfig) -> Int32 {
         let format = EarsProgram.lineFormat
         let log = EarsLog(debugEnabled: options.verbose) { level, message in
             write(format.text(level, message))

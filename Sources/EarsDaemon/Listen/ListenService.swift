@@ -14,7 +14,7 @@ import Synchronization
 /// `run()` blocks the calling thread (it becomes the audio owner) until
 /// `stop()`. `reload(_:)` hands it a new configuration; it returns at once,
 /// and a new engine, if one is needed, is built while the old one decodes.
-public final class ListenService: Sendable {
+package final class ListenService: Sendable {
     private let shared: ListenShared
     private let owner: AudioOwner
     private let worker: EarWorker
@@ -24,14 +24,14 @@ public final class ListenService: Sendable {
     private let log: EarsLog
     private let started = Atomic<Bool>(false)
     /// The phrases in force, shared with whoever shows them (the listen socket's `info`).
-    public let phraseList: PhraseList
+    package let phraseList: PhraseList
 
     /// Makes the service. `onWake` is called on the ear's thread for each
     /// wake; captures go to `consumers`; `taps` carries manual taps in.
     /// `earText` receives final pieces only while `[listen] ear_text` is on
     /// (checked per piece, so a reload can switch it); `phraseList`, when
     /// given, is the shared list the service keeps up to date on reload.
-    public init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
+    package init(config: EarsConfig, source: any AudioSource, board: StatusBoard, log: EarsLog,
                 consumers: [any CaptureConsumer] = [], taps: TapRequests = TapRequests(),
                 earText: (@Sendable (String) -> Void)? = nil, phraseList: PhraseList? = nil,
                 onWake: @escaping @Sendable (WakeEvent) -> Void) {
@@ -58,7 +58,7 @@ public final class ListenService: Sendable {
     /// Asks every thread to end. The audio owner notices within one chunk (or
     /// one 100 ms step of a wait); the ear and the loader are never waited
     /// for, so a load stuck in C code cannot hold up the exit.
-    public func stop() {
+    package func stop() {
         shared.stopping.store(true, ordering: .relaxed)
         shared.queue.wakeWaiter()
         loader.wakeForStop()
@@ -68,7 +68,7 @@ public final class ListenService: Sendable {
     /// capture) and the ear's thread has left its loop, so the process can
     /// exit without tearing a library down under a decode. The caller
     /// bounds its wait (a decode can be slow); the loader is never waited for.
-    public var hasFinished: Bool { owner.hasFinished && worker.hasFinished }
+    package var hasFinished: Bool { owner.hasFinished && worker.hasFinished }
 
     /// Monotonic seconds (`ProcessClock`) of the older of two last turns:
     /// the audio owner's (a chunk read, a look at a loading engine, a 100 ms
@@ -76,21 +76,21 @@ public final class ListenService: Sendable {
     /// for one). A read stuck in a driver or an engine wedged in C code stops
     /// moving it; a merely slow decoder does not. `LoopWatchdog` reads it.
     /// Engine loads are not in it: a long load is not a hang.
-    public var lastBeatSeconds: Double { min(owner.lastBeatSeconds, worker.lastBeatSeconds) }
+    package var lastBeatSeconds: Double { min(owner.lastBeatSeconds, worker.lastBeatSeconds) }
 
     /// The configuration in force (after reloads); remote wake streams
     /// build their ears from it.
-    public var currentConfig: EarsConfig { shared.currentConfig }
+    package var currentConfig: EarsConfig { shared.currentConfig }
 
     /// Hands the service a newly read configuration (`ListenReloader`).
     /// Keys that only change at restart keep their old values (`ReloadPlan`).
-    public func reload(_ newConfig: EarsConfig) {
+    package func reload(_ newConfig: EarsConfig) {
         reloader.apply(newConfig)
     }
 
     /// Starts the ear's and the loader's threads and runs the audio owner on
     /// the calling thread until `stop()`. Call once.
-    public func run() {
+    package func run() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         if delays.isActive { log.warning(delays.summary) }
         worker.start()
@@ -102,14 +102,14 @@ public final class ListenService: Sendable {
 /// The wake phrases in force, shared between the reloader (which replaces
 /// them) and the listen socket's `info` answer. Phrases are configuration,
 /// not anything heard.
-public final class PhraseList: Sendable {
+package final class PhraseList: Sendable {
     private let texts: Mutex<[String]>
 
     /// A list holding `texts`.
-    public init(_ texts: [String]) { self.texts = Mutex(texts) }
+    package init(_ texts: [String]) { self.texts = Mutex(texts) }
 
     /// The phrases now.
-    public var current: [String] { texts.withLock { $0 } }
+    package var current: [String] { texts.withLock { $0 } }
 
     /// Puts new phrases in force.
     func replace(_ newTexts: [String]) { texts.withLock { $0 = newTexts } }

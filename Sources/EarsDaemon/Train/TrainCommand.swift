@@ -17,12 +17,12 @@ import Synchronization
 /// Ctrl-C or SIGTERM stops it between steps; nothing is written then, and
 /// the synthesizer's temp directory is removed. Exit status: 0 written,
 /// 1 failed, 130 interrupted.
-public enum TrainCommand {
+package enum TrainCommand {
     /// Exit status after an interruption (128 + SIGINT, as shells report it).
     static let interruptedStatus: Int32 = 130
 
     /// Runs the command; returns the exit status.
-    public static func run(_ options: TrainOptions, config: EarsConfig, output: @escaping (String) -> Void,
+    package static func run(_ options: TrainOptions, config: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping @Sendable (String) -> Void) -> Int32 {
         let language = options.language ?? (options.phrase.unicodeScalars.contains { Hangul.isSyllable($0) } ? "ko" : "en")
         let settings = PhraseTrainer.Settings(phrase: options.phrase, language: language, minutes: options.minutes,
