@@ -79,7 +79,8 @@ let package = Package(
         // wyoming-satellite and wyoming-openwakeword peers), not compiled.
         .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests",
                     exclude: ["Support/wyoming_client.py", "Support/wyoming_wake_client.py",
-                              "Support/wake_shape_client.py", "Support/satellite_ha.py"]),
+                              "Support/wake_shape_client.py", "Support/satellite_ha.py",
+                              "Support/wyoming_support.py"]),
         // The ONNX front end against openWakeWord's pipeline in Python
         // (onnxruntime and numpy from .deps/onnx, see mk/onnx.mk).
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",

@@ -33,14 +33,13 @@ the server cannot be reached or the package is missing.
 import argparse
 import asyncio
 import json
-import os
 import sys
 
-_REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-_DEPS = os.path.join(_REPO, ".deps", "wyoming")
-if os.path.isdir(_DEPS) and _DEPS not in sys.path:
-    # The pinned copy wins over any other installed version.
-    sys.path.insert(0, _DEPS)
+# No __pycache__ beside the tests (SwiftPM would see it as unhandled files).
+sys.dont_write_bytecode = True
+from wyoming_support import emit, missing_package, use_pinned_wyoming  # noqa: E402
+
+use_pinned_wyoming()
 
 try:
     from wyoming.audio import AudioChunk, AudioStart, AudioStop
@@ -48,9 +47,7 @@ try:
     from wyoming.info import Describe, Info
     from wyoming.wake import Detect, Detection
 except ImportError as error:  # pragma: no cover - environment problem
-    print(f"wake_shape_client: cannot import the wyoming package ({error}); run make wyoming-setup",
-          file=sys.stderr)
-    sys.exit(1)
+    missing_package("wake_shape_client", error)
 
 RATE, WIDTH, CHANNELS = 16000, 2, 1
 SAMPLES_PER_CHUNK = 1024

@@ -24,15 +24,13 @@ The package is found on sys.path, or else in the repository's .deps/wyoming
 
 import argparse
 import asyncio
-import json
-import os
 import sys
 
-_REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-_DEPS = os.path.join(_REPO, ".deps", "wyoming")
-if os.path.isdir(_DEPS) and _DEPS not in sys.path:
-    # The pinned copy wins over any other installed version.
-    sys.path.insert(0, _DEPS)
+# No __pycache__ beside the tests (SwiftPM would see it as unhandled files).
+sys.dont_write_bytecode = True
+from wyoming_support import emit, missing_package, use_pinned_wyoming  # noqa: E402
+
+use_pinned_wyoming()
 
 try:
     from wyoming.audio import AudioChunk, AudioStart, AudioStop
@@ -40,14 +38,7 @@ try:
     from wyoming.info import Describe, Info
     from wyoming.wake import Detection
 except ImportError as error:  # pragma: no cover - environment problem
-    print(f"wyoming_client: cannot import the wyoming package ({error}); run make wyoming-setup",
-          file=sys.stderr)
-    sys.exit(1)
-
-
-def emit(line: dict) -> None:
-    """One JSON line, flushed at once so a test reading the pipe sees it."""
-    print(json.dumps(line, ensure_ascii=False, sort_keys=True), flush=True)
+    missing_package("wyoming_client", error)
 
 
 def describe_event(event) -> dict:
