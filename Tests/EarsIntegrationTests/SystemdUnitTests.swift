@@ -11,17 +11,9 @@ import Testing
     /// The exposure the issue asks for: 1.0 or less.
     private static let highestExposure = 1.0
 
-    /// The unit's `Key=value` lines (later lines win, as in systemd, except
-    /// for list keys, which the caller reads with `values`).
-    private static func directives() throws -> [(key: String, value: String)] {
-        try String(contentsOfFile: unitPath, encoding: .utf8).split(separator: "\n").compactMap { line in
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard !text.hasPrefix("#"), !text.hasPrefix("["), let equals = text.firstIndex(of: "=") else { return nil }
-            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-        }
-    }
+    private static func directives() throws -> [(key: String, value: String)] { try UnitFile(path: unitPath).directives() }
 
-    private static func value(_ key: String) throws -> String? { try directives().last { $0.key == key }?.value }
+    private static func value(_ key: String) throws -> String? { try UnitFile(path: unitPath).value(key) }
 
     @Test func systemdRatesTheUnitSafe() throws {
         let result = try runCommand(Self.analyze, ["security", "--offline=true", "--no-pager", Self.unitPath])

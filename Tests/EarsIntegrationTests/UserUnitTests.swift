@@ -7,16 +7,9 @@ import Testing
 @Suite struct UserUnitTests {
     private static let unitPath = Repository.root + "/systemd/user/ears.service"
 
-    /// The unit's `Key=value` lines, in order.
-    private static func directives() throws -> [(key: String, value: String)] {
-        try String(contentsOfFile: unitPath, encoding: .utf8).split(separator: "\n").compactMap { line in
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard !text.hasPrefix("#"), !text.hasPrefix("["), let equals = text.firstIndex(of: "=") else { return nil }
-            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-        }
-    }
+    private static func directives() throws -> [(key: String, value: String)] { try UnitFile(path: unitPath).directives() }
 
-    private static func value(_ key: String) throws -> String? { try directives().last { $0.key == key }?.value }
+    private static func value(_ key: String) throws -> String? { try UnitFile(path: unitPath).value(key) }
 
     @Test("systemd-analyze --user verify accepts the user unit with the built binary")
     func userManagerVerifiesTheUnit() throws {
