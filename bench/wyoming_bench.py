@@ -13,11 +13,12 @@ default acoustic path) and to wyoming-openwakeword with its hey_jarvis model:
 2. negatives: --negative-minutes of fortunes read by the same voices, from
    --streams sessions at once, paced at real time: false detections, CPU s
    per audio s, peak RSS (--streams streams); RSS 5 s after;
-3. memory after concurrent streams: two fresh `ears listen`, one with
+3. memory after concurrent streams: for each count in --arena-streams, two
+   fresh `ears listen` with `[wyoming] max_streams` = that count, one with
    MALLOC_ARENA_MAX=2 in its environment, each streamed the negatives from
-   --arena-streams sessions at once as fast as it takes them (openwakeword
-   drops audio sent faster than real time, so it is not in this phase):
-   peak RSS, RSS 5 s after, CPU s per audio s.
+   that many sessions at once as fast as it takes them (openwakeword drops
+   audio sent faster than real time, so it is not in this phase): RSS idle,
+   peak, 5 s after; CPU s per audio s.
 
 Engines run one after the other, never together (2 shared cores). Every
 clip lives in a private temp dir removed on exit. With --doc FILE the
@@ -37,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wyoming_corpus  # noqa: E402
 from docblock import replace_block  # noqa: E402
-from wyoming_phases import measure_arenas, measure_engine  # noqa: E402
+from wyoming_phases import ArenaRun, EngineRun, measure_arena_round, measure_engine  # noqa: E402
 from wyoming_report import Report  # noqa: E402
 from wyoming_servers import start_ears, start_openwakeword  # noqa: E402
 
@@ -77,7 +78,7 @@ def main() -> int:
         calls, negatives = wyoming_corpus.build(clips, arguments.calls, arguments.negative_minutes, arguments.jobs)
         print(f"corpus: {len(calls)} call clips, {sum(c.seconds for c in negatives) / 60:.1f} min of negatives "
               f"({time.monotonic() - started:.0f} s)", flush=True)
-        engines = []
+        engines: list[EngineRun] = []
         for start in (lambda: start_ears(arguments.ears, scratch, "ears", arguments.streams, {}),
                       lambda: start_openwakeword("wyoming-openwakeword")):
             server = start()
@@ -86,15 +87,17 @@ def main() -> int:
             finally:
                 server.stop()
             print(f"{server.name}: done ({time.monotonic() - started:.0f} s)", flush=True)
-        arenas = []
-        for name, environment in (("ears (glibc default)", {}), ("ears MALLOC_ARENA_MAX=2", {"MALLOC_ARENA_MAX": "2"})):
-            server = start_ears(arguments.ears, scratch, f"arena-{len(arenas)}", max(arena_counts), environment)
-            try:
-                arenas.append(measure_arenas(server, negatives, arena_counts))
-            finally:
-                server.stop()
-            print(f"{name}: done ({time.monotonic() - started:.0f} s)", flush=True)
-            arenas[-1].name = name
+        arenas = [ArenaRun("ears (glibc default)"), ArenaRun("ears MALLOC_ARENA_MAX=2")]
+        environments: list[dict[str, str]] = [{}, {"MALLOC_ARENA_MAX": "2"}]
+        for streams in arena_counts:
+            for run, environment in zip(arenas, environments):
+                server = start_ears(arguments.ears, scratch, f"arena-{streams}-{len(run.rounds)}-{len(environment)}",
+                                    streams, environment)
+                try:
+                    run.rounds.append(measure_arena_round(server, negatives, streams))
+                finally:
+                    server.stop()
+                print(f"{run.name}, {streams} streams: done ({time.monotonic() - started:.0f} s)", flush=True)
     report = Report(engines, arenas, calls, negatives, arguments.streams, time.monotonic() - started)
     lines = report.lines(command_line(arguments))
     print("\n".join(lines))

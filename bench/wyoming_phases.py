@@ -117,18 +117,26 @@ def measure_engine(server: Server, calls: list[Clip], negatives: list[Clip], str
 
 
 @dataclass
+class ArenaRound:
+    """One fresh ears with `[wyoming] max_streams` = `streams`, streamed the
+    negatives from that many sessions at once, unpaced."""
+
+    streams: int
+    idle_rss_megabytes: float
+    phase: PhaseResult
+    after_rss_megabytes: float
+
+
+@dataclass
 class ArenaRun:
-    """ears under concurrent unpaced streams: per stream count, peak RSS, RSS after, CPU per audio s."""
+    """ears under one allocator setting: a round per stream count."""
 
     name: str
-    idle_rss_megabytes: float
-    rounds: list[tuple[int, PhaseResult, float]] = field(default_factory=list)
+    rounds: list[ArenaRound] = field(default_factory=list)
 
 
-def measure_arenas(server: Server, negatives: list[Clip], stream_counts: list[int]) -> ArenaRun:
-    """Each stream count in turn: the negatives from that many streams at once, as fast as ears takes them."""
-    run = ArenaRun(server.name, settled_rss(server))
-    for streams in stream_counts:
-        phase = run_phase(server, negatives, streams, paced=False)
-        run.rounds.append((streams, phase, settled_rss(server)))
-    return run
+def measure_arena_round(server: Server, negatives: list[Clip], streams: int) -> ArenaRound:
+    """On a freshly started `server`: the negatives from `streams` streams at once, as fast as ears takes them."""
+    idle = settled_rss(server)
+    phase = run_phase(server, negatives, streams, paced=False)
+    return ArenaRound(streams, idle, phase, settled_rss(server))

@@ -84,6 +84,7 @@ class Report:
 
     def _engine_notes(self) -> list[str]:
         ears, other = self.engines[0], self.engines[-1]
+        retries = self._busy_retries()
         cpu_one = ears.calls.cpu_per_audio_second / other.calls.cpu_per_audio_second
         cpu_many = ears.negatives.cpu_per_audio_second / other.negatives.cpu_per_audio_second
         rss_many = ears.negatives.peak_rss_megabytes / other.negatives.peak_rss_megabytes
@@ -105,32 +106,36 @@ class Report:
             f"target (≤ {SPEECH_CPU_TARGET:.2f}, docs/performance.md): {verdict}. "
             f"ears ran with `[wyoming] max_streams` = {self.streams} (the default is 4); a client that opened its "
             f"next session before ears had counted the last one closed was refused as busy and retried 0.1 s later "
-            f"({self._busy_retries()} such retries in the run, as a satellite reconnects).",
+            f"({retries} such retries in the run, as a satellite reconnects).",
         ]
 
     def _busy_retries(self) -> int:
         phases = [phase for run in self.engines for phase in (run.calls, run.negatives)]
-        phases += [phase for run in self.arenas for _, phase, _ in run.rounds]
+        phases += [round_.phase for run in self.arenas for round_ in run.rounds]
         return sum(result.busy_retries for phase in phases for _, result in phase.sessions)
 
     def _arena_table(self) -> list[str]:
-        rows = ["Memory after concurrent streams, two fresh `ears listen` (the same negatives from N streams at once, "
-                "unpaced: ears reads a connection only as fast as it decodes it):", "",
-                "| ears | idle | " + " | ".join(f"{n} streams: peak / 5 s after / CPU s per audio s" for n, _, _ in self.arenas[0].rounds) + " |",
-                "|---|---|" + "---|" * len(self.arenas[0].rounds)]
+        counts = [round_.streams for round_ in self.arenas[0].rounds]
+        rows = ["Memory after concurrent streams: for each N, two fresh `ears listen` with `[wyoming] max_streams` = N, "
+                "one with `MALLOC_ARENA_MAX=2` in its environment, each sent the same negatives from N streams at once, "
+                "unpaced (ears reads a connection only as fast as it decodes it). RSS idle / peak / 5 s after the "
+                "last stream, and CPU s per audio s:", "",
+                "| ears | " + " | ".join(f"{n} streams" for n in counts) + " |",
+                "|---|" + "---|" * len(counts)]
         for run in self.arenas:
-            cells = [f"{phase.peak_rss_megabytes:.0f} MB / {after:.0f} MB / {phase.cpu_per_audio_second:.4f}"
-                     for _, phase, after in run.rounds]
-            rows.append(f"| {run.name} | {run.idle_rss_megabytes:.0f} MB | " + " | ".join(cells) + " |")
+            cells = [f"{r.idle_rss_megabytes:.0f} / {r.phase.peak_rss_megabytes:.0f} / {r.after_rss_megabytes:.0f} MB; "
+                     f"{r.phase.cpu_per_audio_second:.4f}" for r in run.rounds]
+            rows.append(f"| {run.name} | " + " | ".join(cells) + " |")
         return rows
 
     def _arena_verdict(self) -> list[str]:
         default, capped = self.arenas[0], self.arenas[-1]
         lines = []
-        for (streams, phase, after), (_, capped_phase, capped_after) in zip(default.rounds, capped.rounds):
-            cpu = capped_phase.cpu_per_audio_second / phase.cpu_per_audio_second
-            lines.append(f"- {streams} streams: with MALLOC_ARENA_MAX=2, RSS 5 s after {capped_after:.0f} MB against "
+        for plain, arena in zip(default.rounds, capped.rounds):
+            cpu = arena.phase.cpu_per_audio_second / plain.phase.cpu_per_audio_second
+            after, capped_after = plain.after_rss_megabytes, arena.after_rss_megabytes
+            lines.append(f"- {plain.streams} streams: with MALLOC_ARENA_MAX=2, RSS 5 s after {capped_after:.0f} MB against "
                          f"{after:.0f} MB ({capped_after - after:+.0f} MB, {100 * (capped_after / after - 1):+.0f}%); "
-                         f"peak {capped_phase.peak_rss_megabytes:.0f} against {phase.peak_rss_megabytes:.0f} MB; "
+                         f"peak {arena.phase.peak_rss_megabytes:.0f} against {plain.phase.peak_rss_megabytes:.0f} MB; "
                          f"CPU per audio s ×{cpu:.2f} (one run each on a shared machine: a few percent is noise).")
         return lines
