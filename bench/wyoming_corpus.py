@@ -19,8 +19,9 @@ from pathlib import Path
 import corpus
 
 PHRASE = "hey jarvis"
-# Voices installed by `make setup` (festival's ked is in festvox-kdlpc16k, a
-# Recommends of festival on Debian): ten, so 20 calls are two per voice.
+# Ten voices, so 20 calls are two per voice. festival's ked comes with
+# festvox-kdlpc16k (make bench-setup); a voice that cannot speak here is left
+# out, and the report lists the voices used.
 VOICES = ["flite-kal16", "flite-awb", "flite-rms", "flite-slt", "festival-kal", "festival-ked",
           "espeak-us", "espeak-us-f", "espeak-gb-m", "espeak-gb-f"]
 NOISE_SNR_DB = 10
