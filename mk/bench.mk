@@ -66,3 +66,13 @@ bench-wake-quick: release bench-setup
 ## bench-hostile: GET /ears latency (p50/p99) on the status socket while 200 slow clients hold it (release build).
 bench-hostile: release
 	bench/hostile_status.py $(BUILD_DIR)/release/ears --doc docs/operations.md
+
+.PHONY: bench-wyoming
+
+## bench-wyoming: ears as a Wyoming wake service beside wyoming-openwakeword 1.8.2 on the
+## same synthesized audio (calls heard, false detections, latency, CPU, RSS with 1 and 4
+## streams, RSS after streams with and without MALLOC_ARENA_MAX=2); about 15 minutes.
+## Writes docs/operations.md; BENCH_WYOMING_ARGS scales it, e.g. '--calls 60 --negative-minutes 20'.
+BENCH_WYOMING_ARGS ?=
+bench-wyoming: release
+	$(PYTHON) bench/wyoming_bench.py $(BUILD_DIR)/release/ears --doc docs/operations.md $(BENCH_WYOMING_ARGS)
