@@ -68,12 +68,16 @@ final class WyomingWakeConnection: @unchecked Sendable {
                 perform(session.receive(event))
             }
         }
-        linger()
-        stream.close()
+        // The stream is over: its engine and its slot go back before the
+        // farewell, so a client that reconnects at once (Home Assistant and
+        // satellites open a connection per pipeline run) is admitted and
+        // finds the engine loaded, instead of `busy` or a second load.
         if let listener { service.recycle(listener) }
         listener = nil
-        let reason = closeReason ?? "service stopping"
         service.updateMeter { $0.openConnections -= 1 }
+        linger()
+        stream.close()
+        let reason = closeReason ?? "service stopping"
         service.log.info("wyoming wake: client \(id) disconnected (\(reason))")
     }
 

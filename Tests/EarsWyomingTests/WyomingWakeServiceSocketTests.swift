@@ -90,6 +90,51 @@ final class FakeListener: RemoteWakeListener {
         next.close()
     }
 
+    /// How many listeners finished connections handed back and not yet
+    /// taken again, and how many engines were ever loaded (made).
+    final class Pool: Sendable {
+        let kept = Mutex<Int>(0)
+        let made = Atomic<Int>(0)
+    }
+
+    @Test("a client that reconnects as soon as its stream ends is admitted and reuses the engine, though the old socket still lingers")
+    func reconnectAtOnce() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pool = Pool()
+        let server = try WyomingWakeService(
+            uris: [.unix(path: dir + "/wake.sock")], options: .init(maximumStreams: 1),
+            phrases: { ["computer"] },
+            makeListener: { () throws(RemoteWakeError) -> any RemoteWakeListener in
+                let reused = pool.kept.withLock { kept -> Bool in
+                    guard kept > 0 else { return false }
+                    kept -= 1
+                    return true
+                }
+                if !reused { pool.made.add(1, ordering: .relaxed) }
+                return FakeListener(gate: nil)
+            },
+            recycle: { _ in pool.kept.withLock { $0 += 1 } })
+        defer { server.stop() }
+        var finished: [WyomingClient] = []
+        defer { finished.forEach { $0.close() } }
+        for round in 0..<3 {
+            let client = try WyomingClient(socketPath: dir + "/wake.sock")
+            finished.append(client)
+            try client.send(.audioStart())
+            try client.send(Self.chunk)
+            try client.send(Self.chunk)
+            #expect(try client.nextEvent(timeoutSeconds: 5)?.type == "detection", "round \(round) was not served")
+            try client.send(.audioStop())
+            #expect(try client.nextEvent(timeoutSeconds: 5) == nil, "round \(round): the stream did not end")
+            // The old connection stays open on this side: the server
+            // lingers on it for a second, as it does for a slow peer, and
+            // the next round connects during that linger.
+        }
+        #expect(server.snapshot.refusedConnections == 0, "a reconnect was refused as busy")
+        #expect(pool.made.load(ordering: .relaxed) == 1, "a reconnect loaded a second engine")
+    }
+
     @Test("a decode stuck on one connection does not hold up another's describe")
     func connectionsDoNotWaitForEachOther() throws {
         let dir = try scratch()
