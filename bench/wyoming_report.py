@@ -104,9 +104,11 @@ class Report:
             f"×{cpu_many:.1f} with {self.streams}; peak RSS with {self.streams} streams ×{rss_many:.1f}. "
             f"Per stream, ears' {speech:.4f} CPU s per audio s on speech against PocketSphinx's continuous-speech "
             f"target (≤ {SPEECH_CPU_TARGET:.2f}, docs/performance.md): {verdict}. "
-            f"ears ran with `[wyoming] max_streams` = {self.streams} (the default is 4); a client that opened its "
-            f"next session before ears had counted the last one closed was refused as busy and retried 0.1 s later "
-            f"({retries} such retries in the run, as a satellite reconnects).",
+            f"ears ran with `[wyoming] max_streams` = {self.streams} (the default is 4); "
+            + (f"a client that opened its next session before ears had counted the last one closed was refused as "
+               f"busy and retried 0.1 s later ({retries} such retries in the run, as a satellite reconnects)."
+               if retries else
+               "no session was refused as busy (each client opened its next session as soon as the last ended)."),
         ]
 
     def _busy_retries(self) -> int:

@@ -68,13 +68,7 @@ final class WyomingWakeConnection: @unchecked Sendable {
                 perform(session.receive(event))
             }
         }
-        // The stream is over: its engine and its slot go back before the
-        // farewell, so a client that reconnects at once (Home Assistant and
-        // satellites open a connection per pipeline run) is admitted and
-        // finds the engine loaded, instead of `busy` or a second load.
-        if let listener { service.recycle(listener) }
-        listener = nil
-        service.updateMeter { $0.openConnections -= 1 }
+        releaseSlot()
         linger()
         stream.close()
         let reason = closeReason ?? "service stopping"
@@ -84,6 +78,10 @@ final class WyomingWakeConnection: @unchecked Sendable {
     /// Performs `actions` in order; the listener's wakes and the end of a
     /// stream feed further actions back through the session.
     private func perform(_ actions: [WyomingWakeSession.Action]) {
+        // The session's last words (`not-detected`, `error`) come with its
+        // close: the slot goes back before they are written, so a client
+        // that reconnects as soon as it reads them is admitted.
+        if actions.contains(where: { if case .close = $0 { true } else { false } }) { releaseSlot() }
         for action in actions where closeReason == nil {
             switch action {
             case let .send(event):
@@ -114,6 +112,22 @@ final class WyomingWakeConnection: @unchecked Sendable {
                 closeReason = reason
             }
         }
+    }
+
+    /// Whether `releaseSlot` has run.
+    private var released = false
+
+    /// Gives the listener (its engine loaded) back to the service and frees
+    /// this connection's stream slot, once: the stream is over, so a client
+    /// that reconnects at once (Home Assistant and satellites open a
+    /// connection per pipeline run) is admitted and finds the engine loaded,
+    /// instead of `busy` or a second load.
+    private func releaseSlot() {
+        guard !released else { return }
+        released = true
+        if let listener { service.recycle(listener) }
+        listener = nil
+        service.updateMeter { $0.openConnections -= 1 }
     }
 
     /// Longest wait, in seconds, for a closed session's client to stop sending.
