@@ -105,8 +105,9 @@ class Report:
             f"Per stream, ears' {speech:.4f} CPU s per audio s on speech against PocketSphinx's continuous-speech "
             f"target (≤ {SPEECH_CPU_TARGET:.2f}, docs/performance.md): {verdict}. "
             f"ears ran with `[wyoming] max_streams` = {self.streams} (the default is 4); "
-            + (f"a client that opened its next session before ears had counted the last one closed was refused as "
-               f"busy and retried 0.1 s later ({retries} such retries in the run, as a satellite reconnects)."
+            + (f"{retries} connections in the concurrent phases were refused as busy and retried 0.1 s later, as a "
+               f"satellite reconnects: a client that stops waiting (1 s without an event after audio-stop) while ears "
+               f"still decodes its stream holds a slot until that stream is done."
                if retries else
                "no session was refused as busy (each client opened its next session as soon as the last ended)."),
         ]
