@@ -87,6 +87,15 @@ package enum DetectorFactory {
         }
     }
 
+    /// The judge `config` decides wakes with: its detector, `verifier` at
+    /// `[wake] verifier_threshold`, and the trained models' sound-alike
+    /// contest as configured. `onCandidate` sees every verified candidate.
+    package static func judge(for config: EarsConfig, pronouncer: any Pronouncer, verifier: (any WakeVerifier)?,
+                              onCandidate: ((WakeJudge.Candidate) -> Void)? = nil) -> WakeJudge {
+        WakeJudge(detector: make(for: config, pronouncer: pronouncer), verifier: verifier,
+                  threshold: config.verifierThreshold, contestTrained: config.trainedContest, onCandidate: onCandidate)
+    }
+
     /// A detector for `config`, sharing `pronouncer` (make it once with
     /// `pronouncer(for:)`; it is immutable).
     package static func make(for config: EarsConfig, pronouncer: any Pronouncer) -> WakeDetector {

@@ -153,6 +153,16 @@ package enum EngineFactory {
             suppressor: try suppressor(for: config), meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
     }
 
+    /// The verifier for the phrases the acoustic route judges (those without
+    /// a trained model, `verified`), with their distinct sound-alikes: what
+    /// `listen`, `scan`, `tune` and each remote stream measure candidates with.
+    package static func verifier(forAcousticPhrasesOf config: EarsConfig, trained: NeuralTranscriber?,
+                                 pronouncer: any Pronouncer) throws(TranscriberError) -> (any WakeVerifier)? {
+        let acoustic = verified(config, trained: trained)
+        return try verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
+                            pronouncer: pronouncer)
+    }
+
     /// The verifier for `config`: PocketSphinx's, for English phrases, when
     /// `[wake] verifier` is on; nil otherwise (Vosk, or off). A verifier that
     /// cannot load is reported by its error; the caller decides.

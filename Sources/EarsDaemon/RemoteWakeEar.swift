@@ -47,15 +47,12 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
         pronouncer = DetectorFactory.pronouncer(for: config)
         do throws(TranscriberError) {
             engines = try EngineFactory.engines(for: config)
-            let acoustic = EngineFactory.verified(config, trained: engines.trained)
-            verifier = try EngineFactory.verifier(for: acoustic,
-                                                  soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
-                                                  pronouncer: pronouncer)
+            verifier = try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: engines.trained, pronouncer: pronouncer)
             ear = try EngineFactory.ear(for: config, engines: engines)
         } catch {
             throw RemoteWakeError(sentence: error.sentence)
         }
-        judge = Self.judge(config, pronouncer: pronouncer, verifier: verifier)
+        judge = DetectorFactory.judge(for: config, pronouncer: pronouncer, verifier: verifier)
     }
 
     func begin(_ format: RemoteAudioFormat) throws(RemoteWakeError) {
@@ -71,7 +68,7 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
         } catch {
             throw RemoteWakeError(sentence: error.sentence)
         }
-        judge = Self.judge(config, pronouncer: pronouncer, verifier: verifier)
+        judge = DetectorFactory.judge(for: config, pronouncer: pronouncer, verifier: verifier)
         pending = []
         nextSample = 0
         self.format = nil
@@ -149,11 +146,6 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
         pieces.compactMap { piece in
             judge.consider(piece, ear: ear).map { RemoteWake(phrase: $0.phrase, audioSeconds: $0.audioSeconds) }
         }
-    }
-
-    private static func judge(_ config: EarsConfig, pronouncer: any Pronouncer, verifier: (any WakeVerifier)?) -> WakeJudge {
-        WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                  threshold: config.verifierThreshold, contestTrained: config.trainedContest)
     }
 }
 

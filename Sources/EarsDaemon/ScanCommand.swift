@@ -47,8 +47,7 @@ package enum ScanCommand {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?
         do throws(TranscriberError) {
-            let acoustic = EngineFactory.verified(config, trained: engines.trained)
-            verifier = try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer), pronouncer: pronouncer)
+            verifier = try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: engines.trained, pronouncer: pronouncer)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1
@@ -65,9 +64,8 @@ package enum ScanCommand {
         var failures = 0
         for file in options.files {
             let source = Self.source(for: file, errors: errors)
-            let judge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                                  threshold: config.verifierThreshold, contestTrained: config.trainedContest,
-                                  onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
+            let judge = DetectorFactory.judge(for: config, pronouncer: pronouncer, verifier: verifier,
+                                              onCandidate: options.candidates ? { candidate in output(candidateLine(candidate, file: file)) } : nil)
             var fileWakes: [WakeEvent] = []
             do {
                 let ear = try EngineFactory.ear(for: config, engines: engines)

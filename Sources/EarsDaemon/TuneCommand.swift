@@ -76,9 +76,7 @@ package enum TuneCommand {
         var textEngine: (any Transcriber)?
         do throws(TranscriberError) {
             engines = try EngineFactory.engines(for: config)
-            let acoustic = EngineFactory.verified(config, trained: engines.trained)
-            verifier = try EngineFactory.verifier(for: acoustic, soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
-                                                  pronouncer: pronouncer)
+            verifier = try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: engines.trained, pronouncer: pronouncer)
             if options.showText && !transcribes(config, engines: engines) {
                 var textConfig = config
                 textConfig.spotter = .transcript
@@ -164,8 +162,7 @@ package enum TuneCommand {
         measured?.forget()
         let observed = TuneObservations()
         // The scan's judge, built as ScanCommand builds it.
-        let scanJudge = WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                                  threshold: config.verifierThreshold, contestTrained: config.trainedContest)
+        let scanJudge = DetectorFactory.judge(for: config, pronouncer: pronouncer, verifier: verifier)
         let observer = measured.map { measured in
             WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: measured,
                       threshold: neverThreshold, contestTrained: config.trainedContest) { candidate in

@@ -89,16 +89,13 @@ package struct TCPSocketListener: Sendable {
     /// stream labelled with `label`; nil when none is pending (the listener
     /// must be non-blocking, see `setNonBlocking`).
     package func accept() throws(SocketError) -> UnixStream? {
-        guard let fd = try SocketCall.runNonBlocking("accept", path: label, { Glibc.accept(descriptor, nil, nil) }) else {
-            return nil
-        }
-        let stream = UnixStream(adopting: fd, path: label)
-        try SocketCall.setCloseOnExec(fd, path: label)
-        try stream.setNonBlocking()
+        guard let stream = try UnixStream.accept(on: descriptor, path: label) else { return nil }
         // Small events (detection, pong) go out at once rather than waiting
-        // for Nagle's timer.
+        // for Nagle's timer; without it they still go, only later.
         var on: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        _ = try? SocketCall.run("setsockopt(TCP_NODELAY)", path: label) {
+            setsockopt(stream.descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         return stream
     }
 

@@ -87,16 +87,7 @@ package struct UnixSocketListener: Sendable {
     /// see `setNonBlocking`). `ECONNABORTED` (the client gave up while
     /// queued) is thrown like any failure; callers usually just go on.
     package func accept() throws(SocketError) -> UnixStream? {
-        // Plain accept: Glibc's module map hides accept4 (_GNU_SOURCE), so
-        // the flags are set right after. The close-on-exec gap is harmless:
-        // ears starts no programs from the threads that accept.
-        guard let fd = try SocketCall.runNonBlocking("accept", path: path, { Glibc.accept(descriptor, nil, nil) }) else {
-            return nil
-        }
-        let stream = UnixStream(adopting: fd, path: path)
-        try SocketCall.setCloseOnExec(fd, path: path)
-        try stream.setNonBlocking()
-        return stream
+        try UnixStream.accept(on: descriptor, path: path)
     }
 
     /// Makes `accept` return at once when nothing is pending.

@@ -15,6 +15,22 @@ package final class UnixStream {
     package let path: String
     private var isClosed = false
 
+    /// Accepts one pending connection on the listening socket `listener`
+    /// as a non-blocking, close-on-exec stream labelled `path`; nil when
+    /// none is pending (the listener must be non-blocking). Both listeners,
+    /// Unix and TCP, accept through here.
+    package static func accept(on listener: Int32, path: String) throws(SocketError) -> UnixStream? {
+        // Plain accept: Glibc's module map hides accept4 (_GNU_SOURCE), so
+        // the flags are set right after.
+        guard let fd = try SocketCall.runNonBlocking("accept", path: path, { Glibc.accept(listener, nil, nil) }) else {
+            return nil
+        }
+        let stream = UnixStream(adopting: fd, path: path)
+        try SocketCall.setCloseOnExec(fd, path: path)
+        try stream.setNonBlocking()
+        return stream
+    }
+
     /// Takes ownership of the connected socket `descriptor`.
     package init(adopting descriptor: Int32, path: String) {
         self.descriptor = descriptor

@@ -149,15 +149,11 @@ final class EngineLoader: @unchecked Sendable {
 
     /// The verifier for the phrases it judges (`EngineFactory.verified`).
     private func loadVerifier(_ config: EarsConfig) throws(TranscriberError) -> (any WakeVerifier)? {
-        let acoustic = EngineFactory.verified(config, trained: trained)
-        return try EngineFactory.verifier(for: acoustic,
-                                          soundAlikes: DetectorFactory.soundAlikes(for: acoustic, pronouncer: pronouncer),
-                                          pronouncer: pronouncer)
+        try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: trained, pronouncer: pronouncer)
     }
 
     private func makeJudge(_ config: EarsConfig, verifier: (any WakeVerifier)?) -> WakeJudge {
-        WakeJudge(detector: DetectorFactory.make(for: config, pronouncer: pronouncer), verifier: verifier,
-                  threshold: config.verifierThreshold, contestTrained: config.trainedContest)
+        DetectorFactory.judge(for: config, pronouncer: pronouncer, verifier: verifier)
     }
 
     /// What sits in front of and behind the engine, for the load line (configuration only).
