@@ -73,7 +73,7 @@ package enum EarsMain {
             break
         }
         guard let command = commands.first(where: { arguments.starts(with: $0.words) }) else {
-            printError(unknownCommand(arguments[0]))
+            EarsProgram.printError(unknownCommand(arguments[0]))
             return EarsProgram.ExitCode.usage
         }
         return run(command, Array(arguments.dropFirst(command.words.count)))
@@ -89,7 +89,7 @@ package enum EarsMain {
             }
             return parsed.run()
         } catch {
-            printError(error.description)
+            EarsProgram.printError(error.description)
             return EarsProgram.ExitCode.usage
         }
     }
@@ -106,7 +106,7 @@ package enum EarsMain {
         do throws(ConfigError) {
             return try ConfigLoader.load(overrides)
         } catch {
-            printError(error.description)
+            EarsProgram.printError(error.description)
             return nil
         }
     }
@@ -117,7 +117,7 @@ package enum EarsMain {
         do throws(ConfigValidation.Problems) {
             return try ConfigValidation.load(overrides)
         } catch {
-            printError(error.description)
+            EarsProgram.printError(error.description)
             return nil
         }
     }
@@ -147,10 +147,5 @@ package enum EarsMain {
     /// Writes one line to stdout at once (unbuffered, so tests see each line as it happens).
     @Sendable static func say(_ message: String) {
         FileHandle.standardOutput.write(Data((message + "\n").utf8))
-    }
-
-    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
-    @Sendable static func printError(_ message: String) {
-        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
     }
 }

@@ -28,4 +28,10 @@ package enum EarsProgram {
     /// The same for error lines on stderr.
     package static let errorFormat = LogLineFormat(environment: ProcessInfo.processInfo.environment,
                                                   outputIsTerminal: isatty(STDERR_FILENO) == 1)
+
+    /// Writes an error line to stderr at once; `<3>`-prefixed when stderr
+    /// is the journal. Every command's errors go through here.
+    @Sendable package static func printError(_ message: String) {
+        FileHandle.standardError.write(Data(errorFormat.bare(.error, message).utf8))
+    }
 }

@@ -28,11 +28,11 @@ struct FollowCommandLine: EarsCommand {
         // The status socket says which daemon answers; its listen socket sits beside it.
         switch ServiceSearch.ask(places, path: "/ears") {
         case let .failure(failure):
-            EarsMain.printError("ears follow: \(failure.description)")
+            EarsProgram.printError("ears follow: \(failure.description)")
             return EarsProgram.ExitCode.failure
         case let .success(answer):
             let socketPath = WyomingServer.socketPath(runtimeDirectory: answer.place.directory)
-            return FollowCommand.run(socketPath: socketPath, wav: wav, output: EarsMain.say, errors: EarsMain.printError)
+            return FollowCommand.run(socketPath: socketPath, wav: wav, output: EarsMain.say, errors: EarsProgram.printError)
         }
     }
 }

@@ -33,7 +33,7 @@ struct ListenCommandLine: EarsCommand {
 
     func run() -> Int32 {
         if let input = options.inputFile, let refusal = InputKind(path: input).listenRefusal(path: input) {
-            EarsMain.printError(refusal)
+            EarsProgram.printError(refusal)
             return EarsProgram.ExitCode.usage
         }
         guard let config = EarsMain.loadCheckedConfig(options.overrides) else { return EarsProgram.ExitCode.config }

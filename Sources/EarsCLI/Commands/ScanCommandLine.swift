@@ -36,6 +36,6 @@ struct ScanCommandLine: EarsCommand {
         let log = EarsLog(debugEnabled: options.verbose) { level, message in
             FileHandle.standardError.write(Data(format.text(level, message).utf8))
         }
-        return ScanCommand.run(options, config: config, output: EarsMain.say, errors: EarsMain.printError, log: log)
+        return ScanCommand.run(options, config: config, output: EarsMain.say, errors: EarsProgram.printError, log: log)
     }
 }

@@ -30,7 +30,7 @@ struct StatusCommandLine: EarsCommand {
         guard let places = EarsMain.searchPlaces(overrides) else { return EarsProgram.ExitCode.config }
         switch ServiceSearch.ask(places, path: "/ears") {
         case let .failure(failure):
-            EarsMain.printError("ears status: \(failure.description)")
+            EarsProgram.printError("ears status: \(failure.description)")
             return EarsProgram.ExitCode.failure
         case let .success(answer):
             // Scripts read the JSON: a pipe or file gets it unless a person is looking.

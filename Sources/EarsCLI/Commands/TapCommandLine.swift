@@ -22,7 +22,7 @@ struct TapCommandLine: EarsCommand {
         guard let places = EarsMain.searchPlaces(overrides) else { return EarsProgram.ExitCode.config }
         switch ServiceSearch.ask(places, path: "/tap", method: "POST") {
         case let .failure(failure):
-            EarsMain.printError("ears tap: \(failure.description)")
+            EarsProgram.printError("ears tap: \(failure.description)")
             return EarsProgram.ExitCode.failure
         case let .success(answer):
             EarsMain.say(answer.status == 202 ? "tap: a capture starts now" : "tap: the daemon answered \(answer.status)")

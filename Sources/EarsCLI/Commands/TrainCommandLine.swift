@@ -51,6 +51,6 @@ struct TrainCommandLine: EarsCommand {
 
     func run() -> Int32 {
         guard let config = EarsMain.loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-        return TrainCommand.run(options, config: config, output: EarsMain.say, errors: EarsMain.printError)
+        return TrainCommand.run(options, config: config, output: EarsMain.say, errors: EarsProgram.printError)
     }
 }

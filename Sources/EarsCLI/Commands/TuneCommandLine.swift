@@ -39,6 +39,6 @@ struct TuneCommandLine: EarsCommand {
 
     func run() -> Int32 {
         guard let config = EarsMain.loadConfig(options.overrides) else { return EarsProgram.ExitCode.config }
-        return TuneCommand.run(options, config: config, output: EarsMain.say, errors: EarsMain.printError)
+        return TuneCommand.run(options, config: config, output: EarsMain.say, errors: EarsProgram.printError)
     }
 }

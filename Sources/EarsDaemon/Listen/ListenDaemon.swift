@@ -50,7 +50,7 @@ package enum ListenDaemon {
                 return StatusRoutes.answer(request, board: board, taps: taps)
             }
         } catch {
-            printError("ears: cannot serve status on \(socketPath): \(error)")
+            EarsProgram.printError("ears: cannot serve status on \(socketPath): \(error)")
             return EarsProgram.ExitCode.failure
         }
         log.info("status on \(socketPath)")
@@ -62,7 +62,7 @@ package enum ListenDaemon {
         if let name = config.listenSocketGroup {
             // Checked by ConfigValidation; the group can only have gone since.
             guard let group = ConfigValidation.groupID(named: name) else {
-                printError("ears: [listen] socket_group \(ConfigLines.quoted(name)) is not a group on this machine; create it or leave the key empty")
+                EarsProgram.printError("ears: [listen] socket_group \(ConfigLines.quoted(name)) is not a group on this machine; create it or leave the key empty")
                 server.stop()
                 return EarsProgram.ExitCode.config
             }
@@ -75,7 +75,7 @@ package enum ListenDaemon {
                                              options: .init(mode: mode_t(config.socketMode), groupID: listenGroup, version: EarsProgram.version),
                                              log: log) { phraseList.current }
         } catch {
-            printError("ears: cannot serve captures on \(listenPath): \(error)")
+            EarsProgram.printError("ears: cannot serve captures on \(listenPath): \(error)")
             server.stop()
             return EarsProgram.ExitCode.failure
         }
@@ -100,7 +100,7 @@ package enum ListenDaemon {
             wakeService = try WyomingWakeSetup.start(config: config, current: { service.currentConfig }, phrases: phraseList,
                                                      board: board, version: EarsProgram.version, log: log)
         } catch {
-            printError("ears: cannot serve the Wyoming wake service: \(error)")
+            EarsProgram.printError("ears: cannot serve the Wyoming wake service: \(error)")
             listenServer.stop()
             server.stop()
             return EarsProgram.ExitCode.failure
@@ -198,7 +198,7 @@ package enum ListenDaemon {
                 log.debug("awake sound \(path): \(read.sampleRate) Hz, \(read.channels) channel(s), \(JSONText.number(read.seconds, places: 2)) s, on \(config.awakeSoundDevice)")
                 sound = read
             } catch {
-                printError("ears: [capture] awake_sound \(ConfigLines.quoted(path)) \(error.description)")
+                EarsProgram.printError("ears: [capture] awake_sound \(ConfigLines.quoted(path)) \(error.description)")
                 return nil
             }
         }
@@ -215,20 +215,9 @@ package enum ListenDaemon {
         return read ? "configuration read from \(path)" : "no configuration file at \(path); running on the defaults and the command-line flags"
     }
 
-    /// Writes one line to stdout at once (unbuffered, so the journal and
-    /// tests see each line as it happens).
-    @Sendable static func say(_ message: String) {
-        write(message + "\n")
-    }
-
     /// Writes `text` (whole lines) to stdout at once.
     @Sendable private static func write(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// An error line on stderr; `<3>`-prefixed when stderr is the journal.
-    @Sendable static func printError(_ message: String) {
-        FileHandle.standardError.write(Data(EarsProgram.errorFormat.bare(.error, message).utf8))
     }
 }
 
