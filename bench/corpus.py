@@ -173,13 +173,14 @@ def letters(text):
 
 def sound_alikes(phrases, extra=None):
     """The sound-alike sentences for phrases (and those in extra, phrase -> sentences),
-    each with the phrase it imitates; none that says any of the phrases."""
+    each as (sentence, the phrase it imitates, hand-written?); none that says any of the phrases."""
     out, seen = [], set()
     for phrase in phrases:
-        for text in SOUND_ALIKES_BY_PHRASE.get(phrase.lower(), []) + list((extra or {}).get(phrase, [])):
+        written = SOUND_ALIKES_BY_PHRASE.get(phrase.lower(), [])
+        for k, text in enumerate(written + list((extra or {}).get(phrase, []))):
             if text not in seen and not any(letters(p) in letters(text) for p in phrases):
                 seen.add(text)
-                out.append((text, phrase))
+                out.append((text, phrase, k < len(written)))
     return out
 
 
@@ -217,6 +218,10 @@ def main():
                     help="how many of the commands each voice says after each phrase (rotated over voices and phrases)")
     ap.add_argument("--soundalikes-per-phrase", type=int, default=None,
                     help="use only the first N sound-alike sentences of each phrase (default: all)")
+    ap.add_argument("--soundalike-voices", type=int, default=1000,
+                    help="how many voices say each hand-written sound-alike sentence (rotating; default: all)")
+    ap.add_argument("--conversation-minutes", type=float, default=0,
+                    help="minutes (at 150 words a minute) of fortunes said in turns by the voices, one voice a turn")
     ap.add_argument("--extra-soundalikes", default=None,
                     help='a JSON file {"phrase": ["sentence", ...]} of more sound-alike sentences (e.g. from `ears soundalikes`)')
     ap.add_argument("--vary", action="store_true",
@@ -256,23 +261,44 @@ def main():
                 items += group
                 jobs.append(("call", voice, (phrase, command), group, VARIANTS[ci % len(VARIANTS)] if args.vary else None))
 
+    # Every voice reads every negative text (so each voice is heard as long).
     texts = fortunes(rng, args.negative_minutes / max(1, len(voices)), phrases)
+    # The conversation's turns: other fortunes, each said by the next voice in
+    # turn (bench/wakebench/streams.py overlaps the turns a little).
+    turns = []
+    if args.conversation_minutes > 0 and len(voices) > 1:
+        read = set(texts)
+        turns = [t for t in fortunes(random.Random(20261201), args.conversation_minutes, phrases) if t not in read]
     more_alikes = json.load(open(args.extra_soundalikes)) if args.extra_soundalikes else {}
     alikes = sound_alikes(phrases, more_alikes)
     if args.soundalikes_per_phrase is not None:
         kept = {}
-        alikes = [(t, p) for t, p in alikes if kept.setdefault(p, []).append(t) or len(kept[p]) <= args.soundalikes_per_phrase]
+        alikes = [a for a in alikes if kept.setdefault(a[1], []).append(a[0]) or len(kept[a[1]]) <= args.soundalikes_per_phrase]
     for voice in voices:
-        for ti, text in enumerate(texts + [a for a, _ in alikes]):
-            kind = "soundalike" if ti >= len(texts) else "negative"
-            extra = dict(alike_of=alikes[ti - len(texts)][1], text=alikes[ti - len(texts)][0]) if kind == "soundalike" else dict(text=text)
+        for ti, text in enumerate(texts):
             clean = os.path.join(args.out, f"neg-{voice}-{ti}-clean.wav")
-            group = [dict(file=clean, kind=kind, voice=voice, condition="clean", **extra)]
+            group = [dict(file=clean, kind="negative", voice=voice, condition="clean", text=text)]
             for snr in negative_snrs:
                 noisy = os.path.join(args.out, f"neg-{voice}-{ti}-snr{snr}.wav")
-                group.append(dict(file=noisy, kind=kind, voice=voice, condition=f"snr{snr}", snr=snr, **extra))
+                group.append(dict(file=noisy, kind="negative", voice=voice, condition=f"snr{snr}", snr=snr, text=text))
             items += group
             jobs.append(("say", voice, text, group, VARIANTS[ti % len(VARIANTS)] if args.vary else None))
+    # A near-miss sentence is said by --soundalike-voices voices (rotating, so
+    # every voice says some), a generated one by one voice.
+    for ai, (text, phrase, written) in enumerate(alikes):
+        count = min(len(voices), args.soundalike_voices if written else 1)
+        for k in range(count):
+            voice = voices[(ai + k) % len(voices)]
+            clean = os.path.join(args.out, f"alike-{voice}-{ai}-clean.wav")
+            group = [dict(file=clean, kind="soundalike", voice=voice, condition="clean", alike_of=phrase, text=text,
+                          source="hand-written" if written else "ears soundalikes")]
+            items += group
+            jobs.append(("say", voice, text, group, VARIANTS[(ai + k) % len(VARIANTS)] if args.vary else None))
+    for ci, text in enumerate(turns):
+        voice = voices[(ci * 3) % len(voices)]  # a stride of 3: neighbours in the list rarely follow each other
+        clean = os.path.join(args.out, f"talk-{ci}-{voice}-clean.wav")
+        items.append(dict(file=clean, kind="conversation", voice=voice, condition="clean", text=text))
+        jobs.append(("say", voice, text, [items[-1]], VARIANTS[ci % len(VARIANTS)] if args.vary else None))
 
     def make(job):
         what, voice, text, group, variant = job

@@ -35,11 +35,13 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from wakebench import config, report, runners, scoring, streams, training  # noqa: E402
+from wakebench import cache, config, report, runners, scoring, streams, training  # noqa: E402
 from wakebench.corpus import make_corpus  # noqa: E402
 
 
@@ -52,9 +54,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("ears")
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--negative-minutes", type=float, default=78,
-                    help="corpus.py's --negative-minutes (it counts 150 words a minute; the voices read faster: 78 gives about 60 min)")
-    ap.add_argument("--commands-per-call", type=int, default=3, help="commands each voice says after each phrase (of 6)")
+    ap.add_argument("--negative-minutes", type=float, default=config.FULL.negative_minutes,
+                    help="corpus.py's --negative-minutes of read speech (it counts 150 words a minute; the voices read "
+                         "faster, about 0.8 of it), heard clean and in pink noise at 10 dB")
+    ap.add_argument("--conversation-minutes", type=float, default=config.FULL.conversation_minutes,
+                    help="corpus.py's --conversation-minutes: the voices taking turns")
+    ap.add_argument("--commands-per-call", type=int, default=config.FULL.commands_per_call,
+                    help="commands each voice says after each phrase (of 6)")
+    ap.add_argument("--soundalike-voices", type=int, default=config.FULL.soundalike_voices,
+                    help="voices that say each hand-written near-miss sentence")
     ap.add_argument("--phrases", default=",".join(config.PHRASES))
     ap.add_argument("--voices", default=",".join(config.VOICES))
     ap.add_argument("--conditions", default=",".join(c.name for c in config.CONDITIONS))
@@ -71,6 +79,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help=f'train a model per phrase with EARS (`ears train`) and measure "{training.TRAINED_LABEL}" '
                          "(--models-dir) beside the other configurations (default: on; cached per binary)")
     ap.add_argument("--train-seed", type=int, default=1, help="`ears train --seed` for the trained configuration")
+    ap.add_argument("--train-jobs", type=int, default=2, help="phrases trained at a time (beside the scans)")
+    ap.add_argument("--train-minutes", type=float, default=None, help="`ears train --minutes` (default: ears's own budget)")
+    ap.add_argument("--models-store", default=os.path.join(HERE, "out"),
+                    help="where trained models are kept (OUT/trained/…), shared by every --out")
+    ap.add_argument("--no-cache", action="store_true", help="scan every stream again, even where a result is kept")
+    ap.add_argument("--compare", help="a committed wake.json-like summary (benchmark-quick.json) to print the figures beside")
     a = ap.parse_args(argv)
     a.ears = os.path.abspath(a.ears)
     a.out = os.path.abspath(a.out)
@@ -79,10 +93,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.conditions = [c for c in a.conditions.split(",") if c]
     a.ears_thresholds = [t for t in a.ears_thresholds.split(",") if t]
     a.soundalikes_per_phrase = None
-    if a.quick:  # about 20 calls per condition, 4 min of negatives, 3 sound-alikes per phrase, one ears sweep point
-        a.voices, a.negative_minutes, a.commands_per_call, a.soundalikes_per_phrase = config.QUICK_VOICES, 3, 1, 3
-        if "--ears-thresholds" not in " ".join(argv):
-            a.ears_thresholds = config.EARS_SWEEP[-1:]
+    if a.quick:  # config.QUICK: 50 calls a condition, ~20 min of negatives, 58 near-miss sentences
+        q = config.QUICK
+        a.negative_minutes, a.conversation_minutes, a.commands_per_call, a.soundalike_voices = \
+            q.negative_minutes, q.conversation_minutes, q.commands_per_call, q.soundalike_voices
+        a.soundalikes_per_phrase = q.soundalikes_per_phrase
     configs = [runners.parse_ears_config(s) for s in a.ears_config] or [("ears", [])]
     # A configuration without its own --models-dir reads an empty one, so a model someone
     # trained in the state directory (/var/lib/ears/phrases) cannot turn it into a trained one.
@@ -102,30 +117,65 @@ def check_tools(a: argparse.Namespace) -> None:
         sys.exit("wake: the peers' virtualenv .deps/bench/venv is missing (make bench-setup), or pass --no-peers")
 
 
-def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[streams.Stream], work: str) -> list[runners.Result]:
-    tasks = [(run, s) for run in plan for s in stream_list
-             if not run.sweep_only or (s.kind == "negative" or (s.kind == "positive" and s.condition in config.SWEEP_CONDITIONS))]
-    tasks.sort(key=lambda t: -t[1].seconds * runners.COST[t[0].family])  # longest first
+def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[streams.Stream], work: str,
+            later: Callable[[], list[runners.Run]] = lambda: []
+            ) -> tuple[list[runners.Result], dict[str, int], list[runners.Run]]:
+    """Every (process, stream) task, `a.jobs` at a time, longest first; a task whose
+    result is kept (cache.result_key) is read back instead of run. `later` blocks
+    until more runs are ready (the trained configuration, after training) and gives
+    them; their tasks are queued behind the others. Returns the results, how many
+    tasks were run and reused, and the later runs."""
     python = runners.peer_python()
+    kept = cache.ResultCache(os.path.join(a.out, "results"))
+    known: dict[str, str] = {}
+    keys: dict[int, str] = {}
     results: list[runners.Result] = []
+
+    def unkept(runs: list[runners.Run]) -> list[tuple[runners.Run, streams.Stream]]:
+        tasks = [(run, s) for run in runs for s in stream_list if run.reads(s)]
+        todo = []
+        for t in tasks:
+            keys[id(t)] = cache.result_key(t[1].recipe, t[0].family, t[0].settings, t[0].phrases, runners.cache_args(t[0]),
+                                           runners.identity(t[0], a.ears, python, known))
+            found = kept.get(keys[id(t)]) if not a.no_cache else None
+            if found is not None:
+                results.append(runners.Result.from_json({**found, "run": t[0].key, "stream": t[1].name}))
+            else:
+                todo.append(t)
+        todo.sort(key=lambda t: -t[1].seconds * runners.COST[t[0].family])  # longest first
+        return todo
+
+    todo = unkept(plan)
     lock = threading.Lock()
     started = time.time()
+    done = 0
 
     def one(task: tuple[runners.Run, streams.Stream]) -> runners.Result:
+        nonlocal done
         run, s = task
         r = runners.execute(run, s.name, s.wav, s.seconds, a.ears, python, work)
+        kept.put(keys[id(task)], r.to_json())
         with lock:
+            done += 1
             results.append(r)
-            log(f"wake: [{len(results)}/{len(tasks)}] {run.system} {'/'.join(run.settings)} on {s.name}: "
-                f"{r.audio_s:.0f} s audio, {r.cpu_s:.1f} CPU s, {sum(len(w) for w in r.wakes.values())} wakes "
+            log(f"wake: [{done}/{len(todo)}] {run.system} {'/'.join(run.settings[:3])}{'…' if len(run.settings) > 3 else ''} "
+                f"on {s.name}: {r.audio_s:.0f} s audio, {r.cpu_s:.1f} CPU s, {len(r.wakes.get(run.settings[0], []))} wakes "
                 f"({time.time() - started:.0f} s)")
         return r
 
-    log(f"wake: {len(tasks)} processes, {a.jobs} at a time")
+    log(f"wake: {len(results) + len(todo)} scans; {len(results)} kept from earlier runs, {len(todo)} to run, {a.jobs} at a time")
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for f in [pool.submit(one, t) for t in tasks]:
+        futures = [pool.submit(one, t) for t in todo]
+        late = later()
+        more = unkept(late)
+        if late:
+            log(f"wake: {len(more)} more scans for {', '.join(sorted({r.system for r in late}))}")
+        todo += more
+        futures += [pool.submit(one, t) for t in more]
+        for f in futures:
             f.result()
-    return results
+    total = len(results)
+    return results, dict(run=len(todo), reused=total - len(todo)), late
 
 
 def git(*args: str) -> str:
@@ -144,29 +194,46 @@ def main(argv: list[str]) -> None:
         started = time.time()
         phases: dict[str, float] = {}
         binary_sha256 = hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16]
+        # Training runs beside the corpus and the other systems' scans (it keeps about one
+        # core busy); the trained configuration's scans are queued when it ends.
+        trainer = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        training_started = time.time()
+        # Models are kept in bench/out whatever --out is, so the quick and full runs share them.
+        pending = trainer.submit(training.train_all, a.ears, a.phrases, a.models_store, a.train_seed, log,
+                                 a.train_minutes, a.train_jobs) if a.trained else None
         trained: training.Training | None = None
-        if a.trained:
-            trained = training.train_all(a.ears, a.phrases, a.out, binary_sha256, a.train_seed, log)
-            phases["training" + (" (cached)" if all(p.cached for p in trained.phrases) else "")] = time.time() - started
-            a.ears_configs.append((training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg]))
+
+        def trained_runs() -> list[runners.Run]:
+            nonlocal trained
+            if pending is None:
+                return []
+            trained = pending.result()
+            phases["training" + (" (models kept)" if all(p.cached for p in trained.phrases) else "") +
+                   ", beside the corpus and scans"] = time.time() - training_started
+            configs = [(training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg])]
+            return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False) if r.family == "ears"]
+
         t0 = time.time()
         corpus = make_corpus(a.out, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
-                             a.soundalikes_per_phrase)
-        phases["corpus" + (" (cached)" if corpus.cached else "")] = time.time() - t0
+                             a.soundalikes_per_phrase, a.conversation_minutes, a.soundalike_voices)
+        phases["corpus" + (" (kept)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
         stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions)
         phases["streams"] = time.time() - t0
         plan = runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
         t0 = time.time()
-        results = run_all(a, plan, stream_list, corpus.path)
-        phases["systems"] = time.time() - t0
+        results, counts, late = run_all(a, plan, stream_list, corpus.path, trained_runs)
+        plan += late
+        if trained:
+            a.ears_configs.append((training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg]))
+        phases[f"scans ({counts['run']} run, {counts['reused']} kept from earlier runs)"] = time.time() - t0
         phases["total"] = time.time() - started
         dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
         cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
                          platform.machine())
         raw = dict(
             args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
-                      ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick,
+                      ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick, compare_to=a.compare,
                       training=trained.to_json() if trained else None),
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
@@ -185,7 +252,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     manifest = json.load(open(os.path.join(raw["corpus"]["path"], "manifest.json")))
     items = {i["file"]: i for i in manifest["items"]}
     stream_list = [streams.Stream(s["name"], s["kind"], s["condition"], s["wav"], s["seconds"],
-                                  [items[f] for f in s["files"]], s["starts"]) for s in raw["streams"]]
+                                  [items[f] for f in s["files"]], s["starts"], s.get("recipe", "")) for s in raw["streams"]]
     plan = runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"], args["peers"])
     results = [runners.Result.from_json(r) for r in raw["results"]]
     trained = args.get("training")
@@ -196,53 +263,57 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     metrics = scoring.score(plan, results, stream_list, args["phrases"], splits, training_times)
     conds = [c for c in [c.name for c in config.CONDITIONS] if c in args["conditions"]]
     png = report.det_plot(metrics, out)
-    tables = dict(summary_table=report.summary_table(metrics, conds), common_table=report.common_table(metrics, conds),
-                  phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
-                  targets_table=report.targets_table(metrics), trained_targets_table=report.targets_table(metrics, True),
-                  split_table=report.split_table(metrics), training_table=report.training_table(trained),
-                  corpus_table=corpus_table(manifest, stream_list),
-                  run_table="\n".join(["| step | wall time (s) |", "|---|---|"] +
-                                      [f"| {k} | {v:.0f} |" for k, v in raw["phases"].items()]))
     run = raw["run"]
-    md = [f"# Wake benchmark ({run['date']}; {run['version']}, {run['commit']}; `{run['command']}`)", "",
-          "## Every system at its default (recall: each system's held-out voices, every phrase the system has)", "",
-          tables["summary_table"], "", "## Which voices are held out for which system", "", tables["split_table"], "",
-          "## hey jarvis + alexa only (every system has them; held-out voices)", "",
-          tables["common_table"], "", "## Issue 10's targets (acoustic ears configurations)", "", tables["targets_table"], "",
-          "## Issue 11's targets (ears trained: a model per phrase; held out: the engine its models never heard)", "",
-          tables["trained_targets_table"], "", "## Training (ears train, one phrase at a time)", "", tables["training_table"], "",
-          "## Per phrase (held-out voices)", "", tables["phrase_table"], "", "## Threshold sweeps", "", tables["sweep_table"], "",
-          "## Streams", "", tables["corpus_table"], "", f"Sound-alikes: {raw['corpus']['soundalike_note']}.", "",
-          "## Run", "", tables["run_table"], ""]
+    head = compare.headline(metrics)
+    tables = dict(summary_table=report.summary_table(metrics, conds), negatives_table=report.negatives_table(metrics),
+                  common_table=report.common_table(metrics, conds), engine_table=report.engine_table(metrics, conds),
+                  equal_rate_table=compare.equal_rate_table(metrics, config.SWEEP_CONDITIONS),
+                  phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
+                  targets_table=report.targets_table(metrics), split_table=report.split_table(metrics),
+                  training_table=report.training_table(trained), corpus_table=corpus_table(manifest, stream_list),
+                  headline="\n".join(f"- **{k}**: {v}" for k, v in head.items() if k != "best peer") +
+                           (f"\n- best peer at pink 10 dB: **{head['best peer']}**" if "best peer" in head else ""),
+                  run_table="\n".join(["| step | wall time (min) |", "|---|---|"] +
+                                      [f"| {k} | {v / 60:.1f} |" for k, v in raw["phases"].items()]))
+    md = [f"# Wake benchmark ({run['date']}; {run['version']}, repository at {run['commit']}; `{run['command']}`; "
+          f"it took {raw['phases'].get('total', 0) / 60:.0f} min)", "",
+          "## Headline (every phrase each system has, every voice; 95% intervals)", "", tables["headline"], "",
+          "## Every system at its default (recall: every voice, every phrase it has; 95% intervals)", "", tables["summary_table"], "",
+          "## False wakes per hour by kind of negative", "", tables["negatives_table"], "",
+          "## hey jarvis + alexa only (every system has them)", "", tables["common_table"], "",
+          "## At equal false-wake rate", "", tables["equal_rate_table"], "",
+          "## Per engine (voices a system never heard apart)", "", tables["engine_table"], "",
+          "## Issue 20's targets", "", tables["targets_table"], "",
+          "## Training", "", tables["training_table"], "",
+          "## Per phrase", "", tables["phrase_table"], "", "## Every setting (DET points)", "", tables["sweep_table"], "",
+          "## Streams", "", tables["corpus_table"], "", "## Run", "", tables["run_table"], ""]
     open(os.path.join(out, "wake.md"), "w").write("\n".join(md))
-    json.dump(dict(metrics=[m.to_json() for m in metrics], raw=raw), open(os.path.join(out, "wake.json"), "w"), indent=1)
+    now = compare.figures(metrics)
+    json.dump(dict(metrics=[m.to_json() for m in metrics], figures=now, raw=raw), open(os.path.join(out, "wake.json"), "w"), indent=1)
     if doc:
-        if args.get("quick"):
-            # A quick run is no benchmark (minutes of negatives, a few calls a
-            # condition); it may be written out, under its own banner.
-            banner = ["> **Quick run** (`--quick`): a small corpus — about 20 calls a condition and a few minutes of",
-                      "> negatives — to try the harness and see the direction. Its percentages move in steps of",
-                      "> 25–50 points and a false-wake rate of 0 here means none in minutes, not hours. The",
-                      "> benchmark is the full run: `make bench-wake BENCH_ARGS='--doc docs/benchmark.md'`.", ""]
-            open(doc, "w").write("\n".join(md[:1] + [""] + banner + md[2:]))
-            log(f"wake: wrote the quick run to {doc}")
-        else:
-            target = os.path.join(os.path.dirname(os.path.abspath(doc)), "benchmark-det.png")
-            shutil.copyfile(png, target)
-            c = raw["corpus"]
-            values = dict(tables, command=run["command"], date=run["date"], binary=run["binary"],
-                          binary_sha256=run["binary_sha256"], version=run["version"], commit=run["commit"],
-                          machine=run["machine"], wall_minutes=f"{raw['phases'].get('total', 0) / 60:.1f}",
-                          corpus_command="bench/corpus.py OUT " + shlex.join(c["args"]),
-                          soundalike_note=c["soundalike_note"], voices=", ".join(args["voices"]),
-                          tuning_voices=", ".join(sorted(config.TUNING_VOICES)),
-                          phrases=", ".join(f'"{p}"' for p in args["phrases"]),
-                          ears_configs="; ".join(f"`{l}`: `{shlex.join(x) or '(defaults)'}`" for l, x in args["ears_configs"]),
-                          ears_sweep=", ".join(args["ears_thresholds"]) or "none",
-                          kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]))
-            open(doc, "w").write(report.render(os.path.join(HERE, "benchmark.md.in"), values))
-            log(f"wake: wrote {doc} and {target}")
+        target = os.path.join(os.path.dirname(os.path.abspath(doc)), os.path.basename(doc).replace(".md", "-det.png"))
+        shutil.copyfile(png, target)
+        summary = os.path.splitext(doc)[0] + ".json"
+        json.dump(dict(commit=run["commit"], command=run["command"], date=run["date"], figures=now), open(summary, "w"), indent=1)
+        values = dict(tables, command=run["command"], date=run["date"], version=run["version"], commit=run["commit"],
+                      machine=run["machine"], wall_minutes=f"{raw['phases'].get('total', 0) / 60:.0f}",
+                      corpus_command="bench/corpus.py OUT " + shlex.join(raw["corpus"]["args"]),
+                      det_png=os.path.basename(target), voices=", ".join(args["voices"]),
+                      tuning_voices=", ".join(sorted(config.TUNING_VOICES)),
+                      phrases=", ".join(f'"{p}"' for p in args["phrases"]),
+                      ears_configs="; ".join(f"`{l}`: `{shlex.join(x) or '(defaults)'}`" for l, x in args["ears_configs"]),
+                      ears_sweep=", ".join(args["ears_thresholds"]) or "none",
+                      trained_sweep=", ".join(config.TRAINED_SWEEP), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
+                      kind="Quick run (`make bench-wake-quick`): the everyday guard, not the benchmark" if args.get("quick")
+                      else "The benchmark (`make bench-wake`)")
+        open(doc, "w").write(report.render(os.path.join(HERE, "benchmark.md.in"), values))
+        log(f"wake: wrote {doc}, {summary} and {target}")
     print("\n".join(md))
+    if args.get("compare_to"):
+        rel = os.path.relpath(os.path.abspath(args["compare_to"]), ROOT)
+        before = compare.committed(rel, ROOT)
+        print(f"\n## Beside the committed figures ({rel} at HEAD{'' if before else ': none committed'})\n")
+        print(compare.beside(now, (before or {}).get("figures")))
 
 
 def corpus_table(manifest: dict, stream_list: list[streams.Stream]) -> str:

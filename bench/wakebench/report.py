@@ -6,7 +6,7 @@ import re
 import subprocess
 from typing import Any
 
-from . import config
+from . import compare, config, intervals
 from .scoring import Metrics
 
 LABEL = {c.name: c.label for c in config.CONDITIONS}
@@ -33,71 +33,103 @@ def alike(m: Metrics, key: str = "all") -> str:
     return f"{woke} of {n}" if n else "n/a"
 
 
+def recall_cell(m: Metrics, condition: str, group: str = "all voices", phrases: list[str] | None = None) -> str:
+    """"93.3% (88–96)": recall and its Wilson 95% interval."""
+    hits, n = m.hits(condition, group, phrases)
+    return intervals.pct_interval(hits, n)
+
+
+def fa_cell(m: Metrics, phrases: list[str] | None = None, conditions: list[str] | None = None) -> str:
+    """"0.50 (0.01–2.79)": false wakes per hour over the negatives and its Poisson 95% interval."""
+    wakes, hours = m.false_wakes_pooled(phrases, conditions)
+    return intervals.rate_interval(wakes, hours) if hours else "—"
+
+
+def alike_cell(m: Metrics, key: str = "written") -> str:
+    woke, n = m.soundalikes.get(key, [0, 0])
+    return f"{woke} of {n} ({intervals.pct_interval(woke, n).split(' ', 1)[1][1:-1]}%)" if n else "n/a"
+
+
 def summary_table(metrics: list[Metrics], conditions: list[str]) -> str:
-    head = ["system", "setting", "phrases"] + [f"recall {LABEL[c]}" for c in conditions] + \
-           ["held out (the recall columns)", "recall clean, voices fitted or trained on", "recall clean, espeak", "false wakes/h clean", "false wakes/h pink 10 dB",
-            "written sound-alikes that woke", "generated sound-alikes that woke", "latency p50 / p95 (s), clean",
+    """Every system at its default: recall per condition (all voices, every phrase it has,
+    95% intervals), false wakes per hour on all negatives, near-misses, latency, cost."""
+    head = ["system", "phrases"] + [LABEL[c] for c in conditions] + \
+           ["false wakes/h (all negatives)", "near-miss sentences that woke", "latency p50 / p95 (s), clean",
             "CPU s per audio s", "peak RSS (MB)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in defaults(metrics):
-        row = [m.system, m.setting, str(len(m.phrases))] + [pct(m.rate(c)) for c in conditions] + \
-              [m.split.held_out_label, pct(m.rate("clean", "tuning")), pct(m.rate("clean", "espeak")), num(m.fa_per_hour("clean")),
-               num(m.fa_per_hour("pink10")), alike(m, "written"), alike(m, "generated"),
-               f"{num(m.latency('clean', 50))} / {num(m.latency('clean', 95))}",
+        row = [m.system, str(len(m.phrases))] + [recall_cell(m, c) for c in conditions] + \
+              [fa_cell(m), alike_cell(m), f"{num(m.latency('clean', 50))} / {num(m.latency('clean', 95))}",
                num(m.cpu_per_audio_s, 3), f"{m.peak_rss_mb:.0f}"]
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
 
-def common_table(metrics: list[Metrics], conditions: list[str]) -> str:
-    """Only the phrases every system has, so the systems are compared on the same calls."""
-    head = ["system"] + [f"{LABEL[c]}" for c in conditions] + ["espeak, clean", "false wakes/h clean (these phrases)",
-                                                               "false wakes/h pink 10 dB (these phrases)"]
+def negatives_table(metrics: list[Metrics]) -> str:
+    """False wakes per hour on each kind of negative, every phrase each system has."""
+    conds = list(dict.fromkeys(c for m in metrics for c in m.negative_hours))
+    head = ["system"] + [f"{config.NEGATIVE_LABEL.get(c, c)} ({next(m.negative_hours[c] for m in metrics if c in m.negative_hours) * 60:.0f} min)"
+                         for c in conds] + ["all negatives"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in defaults(metrics):
-        def rec(cond: str, group: str = "held-out") -> str:
-            cells = [m.recall.get(cond, {}).get(group, {}).get(p, [0, 0]) for p in config.COMMON_PHRASES if p in m.phrases]
-            hits, n = sum(c[0] for c in cells), sum(c[1] for c in cells)
-            return f"{hits / n * 100:.1f}%" if n else "n/a"
-        fa = lambda cond: "—" if not m.negative_hours.get(cond) else \
-            f"{sum(m.false_wakes[cond].get(p, 0) for p in config.COMMON_PHRASES) / m.negative_hours[cond]:.2f}"
-        lines.append("| " + " | ".join([m.system] + [rec(c) for c in conditions] + [rec("clean", "espeak"), fa("clean"), fa("pink10")]) + " |")
+        lines.append("| " + " | ".join([m.system] + [fa_cell(m, None, [c]) for c in conds] + [fa_cell(m)]) + " |")
+    return "\n".join(lines)
+
+
+def common_table(metrics: list[Metrics], conditions: list[str]) -> str:
+    """Only the phrases every system has, so the systems are compared on the same calls."""
+    head = ["system"] + [LABEL[c] for c in conditions] + ["false wakes/h (these phrases, all negatives)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for m in defaults(metrics):
+        lines.append("| " + " | ".join([m.system] + [recall_cell(m, c, "all voices", config.COMMON_PHRASES) for c in conditions] +
+                                       [fa_cell(m, config.COMMON_PHRASES)]) + " |")
+    return "\n".join(lines)
+
+
+def engine_table(metrics: list[Metrics], conditions: list[str]) -> str:
+    """Recall per synthesis engine: a system fitted or trained on some voices is read on
+    the engines it never heard (the trained models never heard festival; ears's constants
+    were fitted on flite-kal16, flite-awb and espeak-us)."""
+    engines = sorted({g.split(":", 1)[1] for m in metrics for c in m.recall.values() for g in c if g.startswith("engine:")})
+    head = ["system", "voices"] + [LABEL[c] for c in conditions]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for m in defaults(metrics):
+        for e in engines:
+            note = " (never heard)" if m.split.key == "engine" and e in m.split.held_out_engines else ""
+            lines.append("| " + " | ".join([m.system, e + note] + [recall_cell(m, c, "engine:" + e) for c in conditions]) + " |")
     return "\n".join(lines)
 
 
 def phrase_table(metrics: list[Metrics], phrases: list[str], conditions: list[str]) -> str:
-    head = ["system", "phrase"] + [f"recall {LABEL[c]}" for c in conditions] + \
-           ["espeak, clean", "false wakes/h clean", "own sound-alikes that woke"]
+    head = ["system", "phrase"] + [LABEL[c] for c in conditions] + ["false wakes/h (all negatives)", "its near-misses that woke"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in defaults(metrics):
         for p in phrases:
             if p not in m.phrases:
-                lines.append("| " + " | ".join([m.system, p] + ["n/a"] * (len(head) - 2)) + " |")
                 continue
-            fa = m.fa_per_hour("clean", p)
-            lines.append("| " + " | ".join([m.system, p] + [pct(m.rate(c, "held-out", p)) for c in conditions] +
-                                           [pct(m.rate("clean", "espeak", p)), num(fa), alike(m, p)]) + " |")
+            lines.append("| " + " | ".join([m.system, p] + [recall_cell(m, c, "all voices", [p]) for c in conditions] +
+                                           [fa_cell(m, [p]), alike(m, p)]) + " |")
     return "\n".join(lines)
 
 
 def sweep_table(metrics: list[Metrics]) -> str:
-    head = ["system", "setting", "recall clean (all voices)", "recall pink 10 dB (all voices)", "false wakes/h clean",
-            "false wakes/h pink 10 dB"]
+    """Every setting measured (the DET curves' points), on "hey jarvis" + "alexa"."""
+    head = ["system", "setting", "recall clean", "recall pink 10 dB", "false wakes/h (these phrases, all negatives)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for m in sorted(metrics, key=lambda m: (m.system, m.setting)):
         lines.append("| " + " | ".join([m.system, m.setting + (" (default)" if m.default else ""),
-                                        pct(m.rate("clean", "all voices")), pct(m.rate("pink10", "all voices")),
-                                        num(m.fa_per_hour("clean")), num(m.fa_per_hour("pink10"))]) + " |")
+                                        recall_cell(m, "clean", "all voices", config.COMMON_PHRASES),
+                                        recall_cell(m, "pink10", "all voices", config.COMMON_PHRASES),
+                                        fa_cell(m, config.COMMON_PHRASES)]) + " |")
     return "\n".join(lines)
 
 
 def target_values(m: Metrics) -> dict[str, float | None]:
     woke, n = m.soundalikes.get("written", [0, 0])
+    wakes, hours = m.false_wakes_pooled(None, ["clean", "pink10"])
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
-                fa_clean=m.fa_per_hour("clean"), fa_pink10=m.fa_per_hour("pink10"),
-                soundalikes=woke / n if n else None, recall_espeak_clean=m.rate("clean", "espeak"),
-                cpu=m.cpu_per_audio_s, latency_p95=m.latency("clean", 95), rss=m.peak_rss_mb,
-                training_s=m.longest_training_s)
+                recall_babble10=m.rate("babble10"), soundalikes=woke / n if n else None,
+                fa_read=wakes / hours if hours else None, cpu=m.cpu_per_audio_s, latency_p95=m.latency("clean", 95))
 
 
 def fmt(v: float | None, unit: str) -> str:
@@ -106,15 +138,10 @@ def fmt(v: float | None, unit: str) -> str:
     return {"pct": f"{v * 100:.1f}%", "rate": f"{v:.2f}/h", "s": f"{v:.2f} s" if v < 60 else f"{v:.0f} s", "ratio": f"{v:.3f}", "mb": f"{v:.0f} MB"}[unit]
 
 
-def trained(m: Metrics) -> bool:
-    """An ears configuration that listens with trained models (issue 11's targets apply)."""
-    return m.family == "ears" and bool(m.training)
-
-
-def targets(m: Metrics, table: list[config.Target] | None = None) -> list[dict[str, Any]]:
+def targets(m: Metrics) -> list[dict[str, Any]]:
     rows = []
     values = target_values(m)
-    for t in table if table is not None else (config.TRAINED_TARGETS if trained(m) else config.TARGETS):
+    for t in config.TARGETS:
         v = values[t.key]
         if v is None:
             verdict = "not measured"
@@ -129,17 +156,15 @@ def targets(m: Metrics, table: list[config.Target] | None = None) -> list[dict[s
     return rows
 
 
-def targets_table(metrics: list[Metrics], trained_models: bool = False) -> str:
-    """Issue 10's targets for the acoustic ears configurations, or (trained_models)
-    issue 11's for those listening with trained models."""
-    ears = [m for m in defaults(metrics) if m.family == "ears" and trained(m) == trained_models]
-    table = config.TRAINED_TARGETS if trained_models else config.TARGETS
+def targets_table(metrics: list[Metrics]) -> str:
+    """Issue 20's targets for every ears configuration at its default."""
+    ears = [m for m in defaults(metrics) if m.family == "ears"]
     if not ears:
-        return "(no such ears configuration in this run)"
+        return "(no ears configuration in this run)"
     head = ["target", "goal"] + [f"{m.system} (held out: {m.split.held_out_label})" for m in ears]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    per = [targets(m, table) for m in ears]
-    for i, t in enumerate(table):
+    per = [targets(m) for m in ears]
+    for i, t in enumerate(config.TARGETS):
         lines.append("| " + " | ".join([t.label, per[0][i]["goal"]] +
                                        [f"{p[i]['value']}: {p[i]['verdict']}" for p in per]) + " |")
     return "\n".join(lines)
@@ -165,8 +190,8 @@ def training_table(training: dict[str, Any] | None) -> str:
         load = p.get("load_average")
         own = next((line.split("): ", 1)[1] for line in p.get("summary", []) if "held-out voices (" in line and "): " in line), "—")
         lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | {own} | "
-                     f"{'cached (same binary, same seed)' if p.get('cached') else 'trained'} |")
-    lines += ["", f"Models: `{training['directory']}` (binary sha256 `{training['binary_sha256']}…`, seed {training['seed']}); "
+                     f"{'kept from an earlier run (same training key)' if p.get('cached') else 'trained in this run'} |")
+    lines += ["", f"Models: `{training['directory']}` (training sources' digest `{training.get('sources_digest', '?')}`, seed {training['seed']}); "
                   f"held out by every phrase's model: {', '.join(training['held_out_engines']) or 'no engine'}."]
     return "\n".join(lines)
 
@@ -175,40 +200,30 @@ COLORS = ["#1b7837", "#5aae61", "#2166ac", "#d95f02", "#7570b3", "#e7298a", "#66
 
 
 def det_plot(metrics: list[Metrics], out: str) -> str:
-    """Miss rate (hey jarvis + alexa, every voice) against false wakes per hour, one
-    panel per sweep condition, a line per system through its settings."""
-    panels = [("clean", "clean"), ("pink10", "pink10")]
+    """The DET curves: miss rate on "hey jarvis" + "alexa" (every voice) against false
+    wakes per hour of those phrases over every negative, one panel per sweep condition,
+    a line per system through its settings."""
     systems = list(dict.fromkeys(m.system for m in metrics))
     png = os.path.join(out, "wake-det.png")
-    gp = [f'set terminal pngcairo size 1200,520 font ",10"', f'set output "{png}"',
-          'set multiplot layout 1,2 title "miss rate (hey jarvis + alexa, all voices) vs false wakes per hour (fortunes, every phrase the system listens for)"',
+    gp = ['set terminal pngcairo size 1200,520 font ",10"', f'set output "{png}"',
+          'set multiplot layout 1,2 title "miss rate (hey jarvis + alexa, every voice) vs false wakes per hour (those phrases, every negative stream)"',
           "set grid", "set key top right box opaque font ',8'", 'set xlabel "false wakes per hour"', 'set ylabel "miss rate (%)"',
           "set yrange [0:100]", "set logscale x", "set xrange [0.05:*]"]
-    for cond, neg in panels:
+    for cond in config.SWEEP_CONDITIONS:
         plots = []
         for k, system in enumerate(systems):
-            pts = []
-            for m in metrics:
-                if m.system != system or cond not in m.recall or neg not in m.negative_hours:
-                    continue
-                cells = [m.recall[cond].get("all voices", {}).get(p, [0, 0]) for p in config.COMMON_PHRASES]
-                n = sum(c[1] for c in cells)
-                if not n:
-                    continue
-                miss = 100 * (1 - sum(c[0] for c in cells) / n)
-                # A system with no false wake is drawn at the axis floor (half of one wake in the hours measured).
-                fa = max(m.fa_per_hour(neg) or 0.0, 0.5 / m.negative_hours[neg])
-                pts.append((fa, miss, m.setting))
+            pts = sorted((max(p.rate, 0.5 / p.hours), 100 * (1 - p.recall), p.setting)
+                         for p in compare.points(metrics, system, cond, config.COMMON_PHRASES))
             if not pts:
                 continue
             dat = os.path.join(out, f"det-{cond}-{re.sub('[^a-z0-9]+', '-', system.lower())}.dat")
             with open(dat, "w") as f:
-                for fa, miss, setting in sorted(pts):
+                for fa, miss, setting in pts:
                     f.write(f'{fa:.4f} {miss:.2f} "{setting}"\n')
             color = COLORS[k % len(COLORS)]
             plots.append(f"'{dat}' using 1:2 with linespoints lc rgb '{color}' pt {5 + k} ps 1.2 lw 2 title '{system}'")
             plots.append(f"'{dat}' using 1:2:3 with labels offset 0.8,0.6 font ',7' left tc rgb '{color}' notitle")
-        gp.append(f'set title "{LABEL[cond]} calls; negatives {LABEL[neg]}"')
+        gp.append(f'set title "{LABEL[cond]} calls; negatives: read speech clean and at 10 dB, conversation"')
         gp.append("set arrow 1 from 0.5, graph 0 to 0.5, graph 1 nohead dt 2 lc rgb '#888888'")
         gp.append("plot " + ", \\\n  ".join(plots) if plots else "plot 1/0 notitle")
     gp.append("unset multiplot")

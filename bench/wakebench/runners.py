@@ -12,7 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import config
+from . import cache, config
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
@@ -63,13 +63,30 @@ class Run:
     # ears only: whether its summary must list every phrase as trained (True), none (False),
     # or either (None), so a configuration cannot silently measure the other design.
     expect_trained: bool | None = None
+    # ears only: the verifier thresholds its `--candidates` lines are read at, each a
+    # setting of its own besides "default" (a DET curve from the one pass; see candidate_wakes).
+    candidate_sweep: list[str] = field(default_factory=list)
+    # ears only: thresholds above the default read off the default pass's own wakes
+    # (those scoring at least the threshold; a lower bound on recall, see score_wakes).
+    score_sweep: list[str] = field(default_factory=list)
+    # Runs on the streams that are not sweep streams only (the plain half of a run
+    # whose sweep half prints candidates); False for every other run.
+    other_only: bool = False
+    # Whether its CPU time counts as the system's cost: printing every candidate makes
+    # the verifier measure everything (no early stop), so those passes do not.
+    counts_cost: bool = True
+
+    def reads(self, stream: Any) -> bool:
+        """Whether this process kind scans `stream` (a streams.Stream)."""
+        sweep = stream.kind == "negative" or (stream.kind == "positive" and stream.condition in config.SWEEP_CONDITIONS)
+        return sweep if self.sweep_only else (not sweep if self.other_only else True)
 
     def command(self, stream_wav: str, ears: str, python: str, workdir: str) -> list[str]:
         if self.family == "ears":
             cmd = [ears, "scan", "--json"]
             for p in self.phrases:
                 cmd += ["--phrase", p]
-            return cmd + self.args + [stream_wav]
+            return cmd + (["--candidates"] if self.candidate_sweep else []) + self.args + [stream_wav]
         if self.family == "kws":
             path = os.path.join(workdir, f"kws-{self.settings[0]}.txt")
             with open(path, "w") as f:
@@ -83,11 +100,15 @@ class Run:
     def parse(self, stdout: str) -> tuple[dict[str, list[Wake]], float | None]:
         """The wakes per setting, and the audio seconds the process says it read."""
         if self.family == "ears":
-            wakes, audio = [], None
+            wakes, candidates, audio = [], [], None
             for line in stdout.splitlines():
                 event = json.loads(line)
                 if event.get("event") == "wake":
                     wakes.append(Wake(event["phrase"], float(event["t"]), event.get("score")))
+                elif event.get("event") == "candidate":
+                    # Numbers only; the features are not kept.
+                    candidates.append((event["phrase"], float(event["t"]), float(event["score"]),
+                                       bool(event["competitor_wins"])))
                 elif event.get("event") == "summary":
                     audio = float(event["audio_s"])
                     self.check_trained(event.get("trained", []))
@@ -95,7 +116,12 @@ class Run:
                     raise RuntimeError(f"ears scan: {event}")
             if audio is None:
                 raise RuntimeError("ears scan printed no summary")
-            return {self.settings[0]: wakes}, audio
+            found = {self.settings[0]: wakes}
+            for t in self.candidate_sweep:
+                found[t] = candidate_wakes(candidates, wakes, float(t))
+            for t in self.score_sweep:
+                found[t] = [w for w in wakes if w.score is not None and w.score >= float(t)]
+            return found, audio
         if self.family == "kws":
             return {self.settings[0]: refractory(parse_kws(stdout))}, None
         out = json.loads(stdout.strip().splitlines()[-1])
@@ -112,6 +138,20 @@ class Run:
         if self.expect_trained is False and trained:
             raise RuntimeError(f"{self.system}: ears scan used trained models for {', '.join(trained)}; "
                                "an acoustic configuration must read an empty --models-dir")
+
+
+def candidate_wakes(candidates: list[tuple[str, float, float, bool]], wakes: list[Wake], threshold: float) -> list[Wake]:
+    """The wakes ears would have made at verifier `threshold`, read off one pass's
+    `--candidates` lines (phrase, t, calibrated score, whether a sound-alike won): a
+    candidate wakes when its score reaches the threshold and no sound-alike won, then
+    its phrase rests for the refractory time. Wakes that came without a candidate (a
+    trained model's, which the verifier does not score) stand at every threshold.
+    Exact below the run's own threshold; above it, a candidate the run accepted hid
+    the ones its refractory time suppressed, so recall there is a lower bound."""
+    judged = [Wake(p, t, score) for p, t, score, competitor in candidates if score >= threshold and not competitor]
+    times = {(c[0], round(c[1], 2)) for c in candidates}
+    unjudged = [w for w in wakes if (w.phrase, round(w.t, 2)) not in times]
+    return refractory(judged + unjudged)
 
 
 KWS_LINE = re.compile(r"^(\S.*?)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)\s+(-?[\d.e+-]+)\s*$")
@@ -157,6 +197,37 @@ def timed(cmd: list[str]) -> tuple[str, str, int, float, float, int]:
     return p.stdout, p.stderr, p.returncode, float(fields[0]), float(fields[1]) + float(fields[2]), int(fields[3])
 
 
+def identity(run: Run, ears: str, python: str, known: dict[str, str]) -> str:
+    """What the result of `run` depends on besides the stream (cache.result_key):
+    the ears binary and the models it reads, or the peer's version and runner.
+    `known` memoizes the expensive parts (binary digests, peer versions)."""
+    if run.family == "ears":
+        if ears not in known:
+            known[ears] = cache.file_digest([ears])
+        models = ""
+        if "--models-dir" in run.args:
+            directory = run.args[run.args.index("--models-dir") + 1]
+            models = cache.file_digest(sorted(os.path.join(directory, f) for f in os.listdir(directory)))
+        return f"ears {known[ears]} models {models}"
+    if run.family not in known:
+        known[run.family] = cache.peer_identity(run.family, python)
+    return known[run.family]
+
+
+def cache_args(run: Run) -> list[str]:
+    """run.args without paths (a models directory is in identity() by its contents)."""
+    out, skip = [], False
+    for a in run.args:
+        if skip:
+            skip = False
+            continue
+        if a == "--models-dir":
+            skip = True
+            continue
+        out.append(a)
+    return out
+
+
 def execute(run: Run, stream_name: str, stream_wav: str, stream_s: float, ears: str, python: str, workdir: str) -> Result:
     cmd = run.command(stream_wav, ears, python, workdir)
     stdout, stderr, rc, wall, cpu, rss = timed(cmd)
@@ -179,20 +250,33 @@ def parse_ears_config(spec: str) -> tuple[str, list[str]]:
 
 def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_sweep: list[str],
          peers: bool = True) -> list[Run]:
-    """Every process kind of the benchmark: each system at its default on every stream,
-    its other thresholds on the sweep streams (one process serves all thresholds of the
-    engines whose scores do not depend on it: openWakeWord and microWakeWord)."""
+    """Every process kind of the benchmark: each system at its default on every stream;
+    its other thresholds either read off the same pass (openWakeWord and microWakeWord
+    score every frame; the first acoustic ears configuration prints every candidate's
+    calibrated score, read at `ears_sweep`) or, where a threshold changes what the
+    engine does, in processes of their own on the sweep streams (Porcupine's
+    sensitivity, PocketSphinx's keyphrase threshold, a trained model's threshold)."""
     runs: list[Run] = []
     for index, (label, args) in enumerate(ears_configs):
         expect = label == config.TRAINED_LABEL if "--models-dir" in args else None
-        runs.append(Run(f"{label}|default", label, "ears", ["default"], "default", {p: p for p in phrases}, False, list(args),
-                        expect))
-        # Only the first configuration (the default design) is swept; the
-        # others are compared at their defaults, which keeps a full run near 40 min.
-        for t in (ears_sweep if index == 0 else []):
-            flag = config.EARS_TRANSCRIPT_SWEEP_FLAG if "transcript" in args else config.EARS_SWEEP_FLAG
-            runs.append(Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True, [*args, flag, t],
-                            label == config.TRAINED_LABEL if "--models-dir" in args else None))
+        if label == config.TRAINED_LABEL:
+            runs.append(Run(f"{label}|default", label, "ears", ["default", *config.TRAINED_SCORE_SWEEP], "default",
+                            {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP)))
+            runs += [Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True,
+                         [*args, config.TRAINED_SWEEP_FLAG, t], expect) for t in config.TRAINED_SWEEP]
+            continue
+        # Only the first configuration (the default design) is swept; the others are
+        # compared at their defaults.
+        sweep = ears_sweep if index == 0 and "transcript" not in args else []
+        if not sweep:
+            runs.append(Run(f"{label}|default", label, "ears", ["default"], "default", {p: p for p in phrases}, False,
+                            list(args), expect))
+            continue
+        # The sweep streams with --candidates (the DET curve), the others without (the cost).
+        runs.append(Run(f"{label}|default", label, "ears", ["default", *sweep], "default", {p: p for p in phrases}, True,
+                        list(args), expect, candidate_sweep=list(sweep), counts_cost=False))
+        runs.append(Run(f"{label}|plain", label, "ears", ["default"], "default", {p: p for p in phrases}, False,
+                        list(args), expect, other_only=True))
     kws = {p: p for p in kws_phrases(phrases)}
     if kws:
         name = "PocketSphinx kws"

@@ -53,6 +53,27 @@ class Metrics:
             return None
         return self.false_wakes[condition].get(phrase, 0) / hours
 
+    def hits(self, condition: str, group: str = "all voices", phrases: list[str] | None = None) -> tuple[int, int]:
+        """(calls heard, calls) in a condition for a voice group ("all voices", "held-out",
+        "tuning", "espeak", "engine:flite"…), over `phrases` (None: every phrase it has)."""
+        cells = self.recall.get(condition, {}).get(group, {})
+        keys = ["all"] if phrases is None else [p for p in phrases if p in self.phrases]
+        found = [cells.get(k, [0, 0]) for k in keys]
+        return sum(c[0] for c in found), sum(c[1] for c in found)
+
+    def false_wakes_pooled(self, phrases: list[str] | None = None,
+                           conditions: list[str] | None = None) -> tuple[int, float]:
+        """(false wakes, hours) over the negative streams (every one, or `conditions`),
+        counting wakes for `phrases` only (None: every phrase)."""
+        wakes, hours = 0, 0.0
+        for cond, h in self.negative_hours.items():
+            if conditions is not None and cond not in conditions:
+                continue
+            counts = self.false_wakes.get(cond, {})
+            wakes += counts.get("all", 0) if phrases is None else sum(counts.get(p, 0) for p in phrases)
+            hours += h
+        return wakes, hours
+
     def latency(self, condition: str, p: float) -> float | None:
         return percentile(self.latencies.get(condition, []), p)
 
@@ -89,7 +110,7 @@ def score(run_list: list[Run], results: list[Result], streams: list[Stream], phr
         stream = by_stream[res.stream]
         for setting, wakes in res.wakes.items():
             m = systems[(run.system, setting)]
-            if run.default is not None and setting == run.default:  # cost: the default's processes, on every stream
+            if run.default is not None and setting == run.default and run.counts_cost:  # cost: the default's processes
                 m.cpu_s += res.cpu_s
                 m.audio_s += res.audio_s
                 m.peak_rss_mb = max(m.peak_rss_mb, res.rss_kb / 1024)
@@ -127,7 +148,7 @@ def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
             if hit:
                 lat.append(round(right[0] - item["phrase_end"], 3))
             other += len(got) - (1 if hit else 0)
-            groups = ["all voices", m.split.group(item["voice"])]
+            groups = ["all voices", m.split.group(item["voice"]), "engine:" + config.voice_engine(item["voice"])]
             for g in groups:
                 for p in (item["phrase"], "all"):
                     cell = table.setdefault(g, {}).setdefault(p, [0, 0])

@@ -5,6 +5,7 @@ each stream once, continuously; its detections are mapped back to files by time.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import os
 import random
@@ -30,6 +31,9 @@ class Stream:
     seconds: float
     items: list[dict[str, Any]]  # manifest items, in stream order
     starts: list[float]  # each item's start in the stream (s)
+    # What made it (recipe()): the same recipe gives the same samples, so a system's
+    # result on the stream can be reused (bench/wakebench/cache.py).
+    recipe: str = ""
 
     def locate(self, t: float) -> tuple[dict[str, Any], float] | None:
         """The file a stream time falls in (or in the gap after it), and the time within that file."""
@@ -40,7 +44,7 @@ class Stream:
 
     def to_json(self) -> dict[str, Any]:
         return dict(name=self.name, kind=self.kind, condition=self.condition, wav=self.wav, seconds=self.seconds,
-                    files=[i["file"] for i in self.items], starts=self.starts)
+                    files=[i["file"] for i in self.items], starts=self.starts, recipe=self.recipe)
 
 
 def pink_noise(path: str, seconds: float) -> np.ndarray:
@@ -52,33 +56,102 @@ def pink_noise(path: str, seconds: float) -> np.ndarray:
         os.remove(path)
 
 
+def recipe(condition: config.Condition, files: list[str], seed: int, gap_s: tuple[float, float]) -> str:
+    """A digest of everything a stream's samples depend on: its files (their paths name
+    the corpus, which is keyed by its own recipe), the condition, the seed, the gaps,
+    and this file's source (how streams are joined)."""
+    h = hashlib.sha256()
+    h.update(json.dumps([repr(condition), files, seed, list(gap_s)]).encode())
+    with open(os.path.abspath(__file__), "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+ROOMS = 8  # simulated rooms; each file is heard in one of them (seeded)
+CONVERSATION_GAP_S = (-0.4, 0.5)  # between turns: a negative gap is an overlap (talkers interrupt)
+
+
+def room_impulse_responses(path: str, distance_m: float, count: int = ROOMS, seed: int = 11) -> list[np.ndarray]:
+    """`count` room impulse responses (pyroomacoustics' image-source shoebox: rooms of
+    3–7 × 3–6 × 2.4–3.2 m, RT60 0.3–0.7 s, talker `distance_m` from the microphone),
+    cached in path as .npy. Each starts at its direct path (so a phrase's end time in
+    the file stays where it was) and is scaled to unit energy."""
+    file = os.path.join(path, f"rirs-{distance_m:g}m-{count}-{seed}.npy")
+    if os.path.exists(file):
+        stacked = np.load(file)
+        return [np.trim_zeros(r, "b") for r in stacked]
+    import pyroomacoustics as pra  # the bench virtualenv has it (make bench-setup)
+
+    rng = random.Random(seed)
+    out: list[np.ndarray] = []
+    while len(out) < count:
+        dims = [rng.uniform(3, 7), rng.uniform(3, 6), rng.uniform(2.4, 3.2)]
+        rt60 = rng.uniform(0.3, 0.7)
+        absorption, order = pra.inverse_sabine(rt60, dims)
+        room = pra.ShoeBox(dims, fs=RATE, materials=pra.Material(absorption), max_order=min(order, 17))
+        mic = [rng.uniform(0.5, dims[0] - 0.5), rng.uniform(0.5, dims[1] - 0.5), rng.uniform(0.7, 1.5)]
+        angle = rng.uniform(0, 2 * np.pi)
+        src = [mic[0] + distance_m * np.cos(angle), mic[1] + distance_m * np.sin(angle), rng.uniform(1.2, 1.8)]
+        if not (0.3 < src[0] < dims[0] - 0.3 and 0.3 < src[1] < dims[1] - 0.3):
+            continue  # the talker would stand outside this room: try another
+        room.add_source(src)
+        room.add_microphone(mic)
+        room.compute_rir()
+        rir = np.asarray(room.rir[0][0], dtype=np.float64)
+        peak = int(np.argmax(np.abs(rir)))
+        rir = rir[max(0, peak - 8):]  # from the direct path (8 samples of its filter's lead)
+        out.append((rir / np.sqrt(np.sum(rir ** 2))).astype(np.float32))
+    longest = max(len(r) for r in out)
+    np.save(file, np.stack([np.pad(r, (0, longest - len(r))) for r in out]))
+    return out
+
+
+def reverberate(clean: np.ndarray, rir: np.ndarray) -> np.ndarray:
+    """clean heard through rir (FFT convolution), its tail kept, at clean's RMS."""
+    n = len(clean) + len(rir) - 1
+    size = 1 << (n - 1).bit_length()
+    wet = np.fft.irfft(np.fft.rfft(clean, size) * np.fft.rfft(rir, size), size)[:n].astype(np.float32)
+    return wet * (rms(clean) / max(rms(wet), 1e-9))
+
+
 def build(path: str, name: str, kind: str, condition: config.Condition, items: list[dict[str, Any]],
-          babble_bed: str, seed: int) -> Stream:
-    """Joins the (clean) files of items into one stream in condition, or finds it built."""
+          babble_bed: str, seed: int, gap_s: tuple[float, float] = GAP_S) -> Stream:
+    """Joins the (clean) files of items into one stream in condition, or finds it built.
+    gap_s: the range of the pause between files (negative: they overlap; only without noise)."""
     wav = os.path.join(path, f"{name}.wav")
     index = wav + ".json"
     rng = random.Random(seed)
     order = list(items)
     rng.shuffle(order)  # voices and phrases interleaved, the same way every run
+    key = recipe(condition, [i["file"] for i in order], seed, gap_s)
     if os.path.exists(index) and os.path.exists(wav):
         meta = json.load(open(index))
-        if meta["files"] == [i["file"] for i in order]:
-            return Stream(name, kind, condition.name, wav, meta["seconds"], order, meta["starts"])
+        if meta.get("recipe") == key:
+            return Stream(name, kind, condition.name, wav, meta["seconds"], order, meta["starts"], key)
     clean = [read_wav(i["file"]) for i in order]
-    gaps = [int(rng.uniform(*GAP_S) * RATE) for _ in range(len(order) + 1)]
-    total = sum(len(c) for c in clean) + sum(gaps)
-    signal = np.zeros(total, dtype=np.float32)
-    starts: list[int] = []
+    speech_rms = [rms(c) for c in clean]  # the level the noise is set against (before level_db)
+    if condition.room:
+        rirs = room_impulse_responses(path, condition.room_distance_m)
+        clean = [reverberate(c, rirs[rng.randrange(len(rirs))]) for c in clean]
+    level = np.float32(10 ** (condition.level_db / 20))
+    gaps = [int(rng.uniform(*gap_s) * RATE) for _ in range(len(order) + 1)]
+    gaps[0] = max(gaps[0], int(GAP_S[0] * RATE))
+    if min(gaps) < 0 and condition.noise != "none":
+        raise ValueError("overlapping files are joined without noise only")
     # Segment k = the gap before file k, then file k; the noise in it is set to file k's level.
+    starts: list[int] = []
     bounds: list[tuple[int, int, int]] = []  # (segment start, file start, file end)
     pos = 0
     for c, gap in zip(clean, gaps):
         seg = pos
-        pos += gap
-        signal[pos:pos + len(c)] = c
-        starts.append(pos)
-        bounds.append((seg, pos, pos + len(c)))
-        pos += len(c)
+        start = max(pos + gap, starts[-1] + 1 if starts else 0)
+        starts.append(start)
+        bounds.append((min(seg, start), start, start + len(c)))
+        pos = max(pos, start + len(c))
+    total = pos + max(gaps[-1], int(GAP_S[0] * RATE))
+    signal = np.zeros(total, dtype=np.float32)
+    for c, start in zip(clean, starts):
+        signal[start:start + len(c)] += c * level
     if condition.noise != "none":
         if condition.noise == "pink":
             noise = pink_noise(wav + ".noise.wav", total / RATE + 0.1)[:total]
@@ -88,9 +161,9 @@ def build(path: str, name: str, kind: str, condition: config.Condition, items: l
             noise = np.resize(np.roll(bed, -offset), total)
         gain = np.empty(total, dtype=np.float32)
         previous = None
-        for k, ((seg, start, end), c) in enumerate(zip(bounds, clean)):
+        for k, ((seg, start, end), level_rms) in enumerate(zip(bounds, speech_rms)):
             seg_end = bounds[k + 1][0] if k + 1 < len(bounds) else total
-            g = rms(c) / max(rms(noise[start:end]), 1e-9) / (10 ** (condition.snr_db / 20))
+            g = level_rms / max(rms(noise[start:end]), 1e-9) / (10 ** (condition.snr_db / 20))
             gain[seg:seg_end] = g
             if previous is not None:
                 ramp = min(int(RAMP_S * RATE), seg_end - seg)
@@ -98,13 +171,14 @@ def build(path: str, name: str, kind: str, condition: config.Condition, items: l
             previous = g
         signal = signal + gain * noise
     write_wav(wav, signal)
-    stream = Stream(name, kind, condition.name, wav, total / RATE, order, [s / RATE for s in starts])
-    json.dump(dict(files=[i["file"] for i in order], starts=stream.starts, seconds=stream.seconds), open(index, "w"))
+    stream = Stream(name, kind, condition.name, wav, total / RATE, order, [s / RATE for s in starts], key)
+    json.dump(dict(files=[i["file"] for i in order], starts=stream.starts, seconds=stream.seconds, recipe=key), open(index, "w"))
     return stream
 
 
 def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str]) -> list[Stream]:
-    """Positives in each condition; negatives clean and in pink noise at 10 dB; sound-alikes clean."""
+    """Positives in each condition; negatives (read speech) clean and in pink noise at 10 dB;
+    the conversation; sound-alikes clean."""
     work = os.path.join(corpus_path, "streams")
     os.makedirs(work, exist_ok=True)
     bed = os.path.join(corpus_path, "babble-bed.wav")
@@ -116,6 +190,9 @@ def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str])
     for n, cond in enumerate(config.NEGATIVE_CONDITIONS):
         neg = [i for i in items if i["kind"] == "negative"]
         out.append(build(work, f"neg-{cond.name}", "negative", cond, neg, bed, 200 + n))
+    turns = [i for i in items if i["kind"] == "conversation"]
+    if turns:
+        out.append(build(work, "neg-talk", "negative", config.CONVERSATION, turns, bed, 400, CONVERSATION_GAP_S))
     alikes = [i for i in items if i["kind"] == "soundalike"]
     if alikes:
         out.append(build(work, "alike-clean", "soundalike", config.CONDITIONS[0], alikes, bed, 300))

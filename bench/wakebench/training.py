@@ -1,21 +1,23 @@
 """The trained configuration's models: `ears train PHRASE --models-dir DIR` for each
 benchmarked phrase, with the binary under test, before any stream is scanned.
 
-Models live in OUT/models-<binary sha256 prefix>-<seed>/, so a rebuilt binary trains
-afresh and an unchanged one reuses what it trained. Each phrase's training wall and
+A model is kept under its training key (bench/wakebench/cache.py: phrase, seed,
+budget, the training code's and front end's digest, the synthesizers' versions), so a
+rebuilt binary retrains only when what trains changed. Each phrase's training wall and
 CPU time (user + sys of the process, from /usr/bin/time) and the voices `ears train`
-says it held out are kept beside the directory, in OUT/models-<hash>-<seed>.json, so
-a cached model still reports how long it took and which voices it never heard."""
+says it held out are kept beside the model (record.json), so a cached model still
+reports how long it took and which voices it never heard."""
 from __future__ import annotations
 
 import json
 import os
 import re
 import shlex
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from . import config, runners
+from . import cache, config, runners
 
 # `ears train`'s summary line: "  held-out voices (festival:kal_diphone, festival:ked_diphone): recall clean …"
 HELD_OUT_LINE = re.compile(r"held-out voices \(([^)]*)\)")
@@ -60,7 +62,7 @@ class TrainedPhrase:
 class Training:
     """Every benchmarked phrase's model, in one directory."""
     directory: str
-    binary_sha256: str
+    sources_digest: str  # cache.training_sources()'s digest when the models were looked up
     seed: int
     phrases: list[TrainedPhrase] = field(default_factory=list)
 
@@ -77,12 +79,13 @@ class Training:
         return ["--models-dir", self.directory]
 
     def to_json(self) -> dict[str, Any]:
-        return dict(directory=self.directory, binary_sha256=self.binary_sha256, seed=self.seed,
+        return dict(directory=self.directory, sources_digest=self.sources_digest, seed=self.seed,
                     held_out_engines=self.held_out_engines, phrases=[asdict(p) for p in self.phrases])
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "Training":
-        return Training(d["directory"], d["binary_sha256"], d["seed"], [TrainedPhrase(**p) for p in d["phrases"]])
+        return Training(d["directory"], d.get("sources_digest", d.get("binary_sha256", "")), d["seed"],
+                        [TrainedPhrase(**p) for p in d["phrases"]])
 
 
 def parse_held_out(stdout: str) -> list[str]:
@@ -91,35 +94,49 @@ def parse_held_out(stdout: str) -> list[str]:
     return [v.strip() for v in m.group(1).split(",") if v.strip()] if m else []
 
 
-def train_all(ears: str, phrases: list[str], out: str, binary_sha256: str, seed: int,
-              log: Callable[[str], None]) -> Training:
-    """Trains each phrase without a model in OUT/models-<hash>-<seed>/ (one at a time: the
-    trainer uses both cores), at the default budget. Raises RuntimeError naming the phrase
-    and the command when `ears train` fails."""
-    directory = os.path.join(out, f"models-{binary_sha256}-{seed}")
-    record_path = directory + ".json"
+def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[[str], None],
+              minutes: float | None = None, jobs: int = 1) -> Training:
+    """Trains each phrase whose model is stale, `jobs` at a time (one trainer keeps
+    about one core busy: synthesis is serial), at the default budget (or `minutes`). A model is kept in
+    OUT/trained/<file>-<key>/ under its cache.training_key, so it is reused until the
+    training code, the front end, the synthesizers, the seed or the budget change; the
+    configuration reads OUT/models-<keys digest>/, which holds a link to each. Raises
+    RuntimeError naming the phrase and the command when `ears train` fails."""
+    sources = cache.training_sources()
+    sources_digest = cache.file_digest(sources)
+    synthesizers = cache.debian_versions(cache.SYNTHESIZERS)
+    keys = {p: cache.training_key(p, seed, minutes, sources_digest, synthesizers) for p in phrases}
+    directory = os.path.join(out, f"models-{cache.digest(sorted(keys.values()))}")
     os.makedirs(directory, exist_ok=True)
-    known: dict[str, TrainedPhrase] = {}
-    if os.path.exists(record_path):
-        known = {p.phrase: p for p in Training.from_json(json.load(open(record_path))).phrases}
-    training = Training(directory, binary_sha256, seed)
-    for phrase in phrases:
-        model = os.path.join(directory, model_file_name(phrase))
-        if os.path.exists(model) and phrase in known:
-            log(f"wake: model for \"{phrase}\" cached in {model}")
-            training.phrases.append(TrainedPhrase(**{**asdict(known[phrase]), "cached": True}))
-            continue
-        cmd = [ears, "train", phrase, "--seed", str(seed), "--models-dir", directory]
-        log(f"wake: training \"{phrase}\": {shlex.join(cmd)}")
-        stdout, stderr, rc, wall, cpu, _ = runners.timed(cmd)
-        if rc != 0 or not os.path.exists(model):
-            # stderr is ears's own progress and error sentence; no audio or transcript.
-            raise RuntimeError(f"ears train failed for \"{phrase}\" (exit {rc}): {stderr.strip()[-800:]}\n  {shlex.join(cmd)}")
-        trained = TrainedPhrase(phrase, model, wall, cpu, parse_held_out(stdout), stdout.strip().splitlines(),
-                                load_average=round(os.getloadavg()[0], 1))
-        log(f"wake: trained \"{phrase}\" in {wall:.0f} s ({cpu:.0f} CPU s); held out: {', '.join(trained.held_out_voices) or 'none'}")
-        training.phrases.append(trained)
-        known[phrase] = trained
-        # Written after every phrase so an interrupted run keeps what it trained.
-        json.dump(Training(directory, binary_sha256, seed, list(known.values())).to_json(), open(record_path, "w"), indent=1)
+    training = Training(directory, sources_digest, seed)
+    def one(phrase: str) -> TrainedPhrase:
+        name = model_file_name(phrase)
+        home = os.path.join(out, "trained", f"{name[:-len(MODEL_EXTENSION)]}-{keys[phrase]}")
+        model, record_path = os.path.join(home, name), os.path.join(home, "record.json")
+        if os.path.exists(model) and os.path.exists(record_path):
+            log(f"wake: model for \"{phrase}\" kept in {model} (training key {keys[phrase]})")
+            trained = TrainedPhrase(**{**json.load(open(record_path)), "cached": True})
+        else:
+            os.makedirs(home, exist_ok=True)
+            cmd = [ears, "train", phrase, "--seed", str(seed), "--models-dir", home]
+            if minutes is not None:
+                cmd += ["--minutes", f"{minutes:g}"]
+            log(f"wake: training \"{phrase}\" (its model is stale or missing): {shlex.join(cmd)}")
+            stdout, stderr, rc, wall, cpu, _ = runners.timed(cmd)
+            if rc != 0 or not os.path.exists(model):
+                # stderr is ears's own progress and error sentence; no audio or transcript.
+                raise RuntimeError(f"ears train failed for \"{phrase}\" (exit {rc}): {stderr.strip()[-800:]}\n  {shlex.join(cmd)}")
+            trained = TrainedPhrase(phrase, model, wall, cpu, parse_held_out(stdout), stdout.strip().splitlines(),
+                                    load_average=round(os.getloadavg()[0], 1))
+            log(f"wake: trained \"{phrase}\" in {wall:.0f} s ({cpu:.0f} CPU s); held out: {', '.join(trained.held_out_voices) or 'none'}")
+            # The record last: a model without one is trained again.
+            json.dump(asdict(trained), open(record_path, "w"), indent=1)
+        link = os.path.join(directory, name)
+        if not os.path.exists(link):
+            os.link(model, link)
+        trained.model = link
+        return trained
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        training.phrases = list(pool.map(one, phrases))
     return training
