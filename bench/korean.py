@@ -9,8 +9,10 @@ at several rates and pitches, clean and mixed with pink noise at 10 dB SNR.
 Then scans it with `ears scan --engine vosk` under every combination of the
 runtime grammar (on, the default, or off), noise suppression (on, the
 default, or off) and the match threshold (0.6, 0.7, 0.8; 0.8 is the default),
-and prints one Markdown table: recall clean and at 10 dB, false wakes (files
-without the phrase that woke) and CPU seconds per audio second.
+and prints one Markdown table: recall clean and at 10 dB with its 95% Wilson
+interval, false wakes (files without the phrase that woke, and wakes per hour
+of audio without the phrase with its exact 95% Poisson interval, from
+bench/wakebench/intervals.py) and CPU seconds per audio second.
 
 With --trained (the default), it first runs `ears train "코델리아 피파"
 --models-dir WORKDIR/models` at the default budget (timed: wall and CPU; skipped
@@ -35,7 +37,12 @@ usage: bench/korean.py EARS WORKDIR [--doc docs/benchmark-korean.md]
 EARS is the ears binary; WORKDIR receives the WAV files and configurations
 (rebuilt on every run) and the trained model (kept: WORKDIR/models, with the
 record of the `ears train` run that made it in training-run.json). With
---doc, also writes the Markdown report there.
+--doc, also writes the Markdown report there: its header names the commit
+(git rev-parse --short HEAD, marked when Sources/ or Package.swift has
+uncommitted changes) and how long the run took, and a one-line headline gives
+recall clean and at 10 dB and false wakes per hour, each with its interval,
+for the default configuration and the trained model. `make bench-korean`
+runs it (WORKDIR bench/out/korean).
 Unless EARS_VOSK_LIBRARY and EARS_VOSK_MODEL are set, they point at the
 repository's .deps/vosk (where `make vosk-setup` puts libvosk and the model).
 """
@@ -61,6 +68,9 @@ import time
 import wave
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Sequence, TypedDict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wakebench import intervals  # noqa: E402  (bench/wakebench: Wilson and Poisson intervals)
 
 # --- what is measured ---------------------------------------------------------
 
@@ -164,6 +174,7 @@ class Clip:
     pitch: int
     has_phrase: bool
     noisy: bool
+    seconds: float  # the file's length
 
 
 def spoken_texts() -> list[tuple[str, bool]]:
@@ -264,18 +275,24 @@ def build_set(work: str) -> list[Clip]:
             noisy = os.path.join(audio, f"{name}-snr{SNR_DB:g}.wav")
             say(text, voice, rate, pitch, clean)
             add_pink_noise(clean, noisy, bed)
-            clips.append(Clip(clean, text, voice, rate, pitch, has_phrase, noisy=False))
-            clips.append(Clip(noisy, text, voice, rate, pitch, has_phrase, noisy=True))
+            clips.append(Clip(clean, text, voice, rate, pitch, has_phrase, noisy=False, seconds=wav_seconds(clean)))
+            clips.append(Clip(noisy, text, voice, rate, pitch, has_phrase, noisy=True, seconds=wav_seconds(noisy)))
         print(f"korean.py: {voice}: {len(texts)} sentences said", file=sys.stderr, flush=True)
     return clips
 
 
+def wav_seconds(path: str) -> float:
+    with wave.open(path, "rb") as w:
+        return w.getnframes() / w.getframerate()
+
+
 def audio_seconds(clips: Sequence[Clip]) -> float:
-    total = 0.0
-    for clip in clips:
-        with wave.open(clip.path, "rb") as w:
-            total += w.getnframes() / w.getframerate()
-    return total
+    return sum(clip.seconds for clip in clips)
+
+
+def negative_seconds(clips: Sequence[Clip], noisy: bool | None = None) -> float:
+    """The audio without the phrase (clean, 10 dB, or both when noisy is None)."""
+    return sum(c.seconds for c in clips if not c.has_phrase and (noisy is None or c.noisy == noisy))
 
 
 # --- measuring ----------------------------------------------------------------
@@ -332,10 +349,12 @@ class Result:
     audio_s: float
     wall_s: float
     clips: list[Clip] = field(repr=False, default_factory=list)
+    wakes: dict[str, int] = field(repr=False, default_factory=dict)  # wake events per file that woke
 
     def part(self, clips: Sequence[Clip]) -> Result:
         """The same scan counted over some of its clips only."""
-        return Result(self.setting, self.woke, self.scores, self.cpu_s, self.audio_s, self.wall_s, list(clips))
+        return Result(self.setting, self.woke, self.scores, self.cpu_s, self.audio_s, self.wall_s, list(clips),
+                      self.wakes)
 
     def _select(self, has_phrase: bool, noisy: bool) -> list[Clip]:
         return [c for c in self.clips if c.has_phrase == has_phrase and c.noisy == noisy]
@@ -349,9 +368,27 @@ class Result:
         return 100.0 * hits / total if total else 0.0
 
     def false_wakes(self, noisy: bool | None = None) -> int:
+        """Files without the phrase that woke at least once."""
         if noisy is None:
             return self.false_wakes(False) + self.false_wakes(True)
         return self.woken(False, noisy)[0]
+
+    def false_wake_events(self, noisy: bool | None = None) -> int:
+        """Wakes (every one, not only a file's first) in files without the phrase."""
+        return sum(self.wakes.get(c.path, 1 if c.path in self.woke else 0) for c in self.clips
+                   if not c.has_phrase and (noisy is None or c.noisy == noisy))
+
+    def negative_hours(self, noisy: bool | None = None) -> float:
+        return negative_seconds(self.clips, noisy) / 3600
+
+    def false_wake_rate(self, noisy: bool | None = None) -> str:
+        """Wakes per hour of audio without the phrase with its exact 95%
+        Poisson interval, e.g. "59.63 (32.60–100.05)"."""
+        return intervals.rate_interval(self.false_wake_events(noisy), self.negative_hours(noisy))
+
+    def recall_interval(self, noisy: bool) -> str:
+        """"68.8% (59–77)": recall with its 95% Wilson interval."""
+        return intervals.pct_interval(*self.woken(True, noisy))
 
     @property
     def cpu_per_audio(self) -> float:
@@ -441,12 +478,14 @@ def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str)
                          f"{summaries[0].get('trained')}, expected {expected_trained}")
     woke: set[str] = set()
     scores: dict[str, float] = {}
+    wakes: dict[str, int] = {}
     for event in events:
         if event["event"] == "wake":
             woke.add(event["file"])
             scores[event["file"]] = max(scores.get(event["file"], 0.0), float(event["score"]))
+            wakes[event["file"]] = wakes.get(event["file"], 0) + 1
     summary = summaries[0]
-    return Result(setting, woke, scores, float(summary["cpu_s"]), float(summary["audio_s"]), wall, clips)
+    return Result(setting, woke, scores, float(summary["cpu_s"]), float(summary["audio_s"]), wall, clips, wakes)
 
 
 # --- the trained model ----------------------------------------------------------
@@ -605,7 +644,18 @@ def voice_group(voice: str, training: Training) -> VoiceGroup:
 # --- reporting ----------------------------------------------------------------
 
 def percent(hits: int, total: int) -> str:
-    return f"{100.0 * hits / total:.1f}% ({hits}/{total})"
+    """"68.8% (59–77), 66/96": a recall, its 95% Wilson interval and the counts."""
+    return f"{intervals.pct_interval(hits, total)}, {hits}/{total}"
+
+
+def false_wake_cell(result: Result, noisy: bool) -> str:
+    """"14/204; 59.63 (32.60–100.05)": files without the phrase that woke, then
+    wakes per hour of that audio with its exact 95% Poisson interval."""
+    files, total = result.woken(False, noisy)
+    return f"{files}/{total}; {result.false_wake_rate(noisy)}"
+
+
+FALSE_WAKE_COLUMNS = ("false wakes clean: files; per hour (95%) | false wakes 10 dB: files; per hour (95%)")
 
 
 def threshold_cell(setting: Setting, training: Training | None) -> str:
@@ -620,19 +670,18 @@ def threshold_cell(setting: Setting, training: Training | None) -> str:
 def table(results: Sequence[Result], training: Training | None) -> str:
     """One row per scan; the trained model's rows leave the Vosk settings
     out, since neither the grammar nor noise suppression reaches it."""
-    lines = ["| route | Vosk grammar | noise suppression | threshold | recall clean | recall 10 dB "
-             "| false wakes clean | false wakes 10 dB | CPU s per audio s |",
+    lines = ["| route | Vosk grammar | noise suppression | threshold | recall clean (95%) | recall 10 dB (95%) "
+             f"| {FALSE_WAKE_COLUMNS} | CPU s per audio s |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         s = r.setting
-        fc, nc = r.woken(False, False)
-        fn, nn = r.woken(False, True)
         if s.route == "trained":
             route = "trained model | – | – (not applied)"
         else:
             route = f"Vosk | {'on' if s.grammar else 'off'} | {'on' if s.noise_suppression else 'off'}"
         lines.append(f"| {route} | {threshold_cell(s, training)} | {percent(*r.woken(True, False))} "
-                     f"| {percent(*r.woken(True, True))} | {fc}/{nc} | {fn}/{nn} | {r.cpu_per_audio:.3f} |")
+                     f"| {percent(*r.woken(True, True))} | {false_wake_cell(r, False)} | {false_wake_cell(r, True)} "
+                     f"| {r.cpu_per_audio:.3f} |")
     return "\n".join(lines)
 
 
@@ -646,15 +695,29 @@ def best_without_false_wakes(results: Sequence[Result]) -> Result | None:
 
 
 def recall_check(result: Result, noisy: bool) -> str:
+    """The recall with its interval, met or missed, and whether the interval
+    leaves the verdict open."""
+    hits, total = result.woken(True, noisy)
     recall = result.recall_percent(noisy)
+    low, high = (100 * bound for bound in intervals.wilson(hits, total))
+    measured = result.recall_interval(noisy)
     if recall >= TARGET_RECALL_PERCENT:
-        return f"{recall:.1f}%: met"
-    return f"{recall:.1f}%: missed by {TARGET_RECALL_PERCENT - recall:.1f} points"
+        open_end = "" if low >= TARGET_RECALL_PERCENT else \
+            f" (the interval reaches below {TARGET_RECALL_PERCENT:g}%: not shown to meet it)"
+        return f"{measured}: met{open_end}"
+    open_end = "" if high < TARGET_RECALL_PERCENT else \
+        f" (the interval reaches {TARGET_RECALL_PERCENT:g}%: not shown to miss it)"
+    return f"{measured}: missed by {TARGET_RECALL_PERCENT - recall:.1f} points{open_end}"
 
 
 def false_wake_check(result: Result) -> str:
-    count = result.false_wakes()
-    return "0: met" if count == 0 else f"{count}: missed by {count} false wake{'s' if count != 1 else ''}"
+    """Files without the phrase that woke (clean and 10 dB), and the wakes per
+    hour of that audio with its interval."""
+    count, files = result.false_wakes(), sum(not c.has_phrase for c in result.clips)
+    rate = (f"{count}/{files} files; {result.false_wake_rate()} wakes per hour over "
+            f"{60 * result.negative_hours():.1f} min")
+    return f"{rate}: met" if count == 0 else \
+        f"{rate}: missed by {count} file{'s' if count != 1 else ''} that woke"
 
 
 def target_section(default: Result) -> str:
@@ -672,20 +735,20 @@ def per_voice_table(result: Result, training: Training | None = None) -> str:
     """Recall and false wakes voice by voice; with a training, also how the
     model knows each voice."""
     known = " | to the model" if training else ""
-    lines = [f"| voice{known} | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |",
+    lines = [f"| voice{known} | recall clean (95%) | recall 10 dB (95%) | {FALSE_WAKE_COLUMNS} |",
              "|---|---|---|---|---|" + ("---|" if training else "")]
     for voice in VOICES:
         part = result.part([c for c in result.clips if c.voice == voice])
         group = f" | {voice_group(voice, training)}" if training else ""
         lines.append(f"| {voice}{group} | {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
-                     f"| {part.false_wakes(False)} | {part.false_wakes(True)} |")
+                     f"| {false_wake_cell(part, False)} | {false_wake_cell(part, True)} |")
     return "\n".join(lines)
 
 
 def voice_group_table(results: Sequence[Result], training: Training) -> str:
     """Each trained row counted separately over the voices the model held
     out, trained on, validated on, and the bare `ko` (never a speaker)."""
-    lines = ["| threshold | voices | recall clean | recall 10 dB | false wakes clean | false wakes 10 dB |",
+    lines = [f"| threshold | voices | recall clean (95%) | recall 10 dB (95%) | {FALSE_WAKE_COLUMNS} |",
              "|---|---|---|---|---|---|"]
     for r in results:
         for group in VOICE_GROUPS:
@@ -693,11 +756,9 @@ def voice_group_table(results: Sequence[Result], training: Training) -> str:
             if not voices:
                 continue
             part = r.part([c for c in r.clips if c.voice in voices])
-            fc, nc = part.woken(False, False)
-            fn, nn = part.woken(False, True)
             lines.append(f"| {threshold_cell(r.setting, training)} | {group}: {', '.join(f'`{v}`' for v in voices)} "
                          f"| {percent(*part.woken(True, False))} | {percent(*part.woken(True, True))} "
-                         f"| {fc}/{nc} | {fn}/{nn} |")
+                         f"| {false_wake_cell(part, False)} | {false_wake_cell(part, True)} |")
     return "\n".join(lines)
 
 
@@ -749,6 +810,7 @@ class Run:
     """What the doc says about how the numbers were made."""
     command: str
     date: str
+    commit: str  # git rev-parse --short HEAD when the run started, marked if Sources/ had changes
     ears: str
     ears_sha256: str
     model: str
@@ -760,6 +822,54 @@ class Run:
     load_average: float
     vosk_sweep: bool
     training: Training | None
+
+
+def repository_commit() -> str:
+    """The repository's commit as the English benchmark names it:
+    `git rev-parse --short HEAD`, plus "(uncommitted changes in Sources/)"
+    when Sources/ or Package.swift differ from it."""
+    def git(*arguments: str) -> str:
+        done = subprocess.run(["git", "-C", REPOSITORY, *arguments], capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+    dirty = git("status", "--porcelain", "--", "Sources", "Package.swift")
+    return (git("rev-parse", "--short", "HEAD") or "unknown") + (" (uncommitted changes in Sources/)" if dirty else "")
+
+
+FEW_NEGATIVE_MINUTES = 60  # below this much audio without the phrase, the page says the rates are rough
+
+
+def negatives_note(clips: Sequence[Clip]) -> str:
+    """How much audio without the phrase the false-wake rates rest on."""
+    files = sum(not c.has_phrase and not c.noisy for c in clips)
+    clean, noisy = negative_seconds(clips, False) / 60, negative_seconds(clips, True) / 60
+    note = (f"The false-wake rates rest on {clean:.1f} minutes of audio without the phrase clean and "
+            f"{noisy:.1f} minutes at 10 dB ({files} short files each, {clean + noisy:.1f} minutes together, "
+            f"{(clean + noisy) / len(VOICES):.1f} per voice)")
+    if clean + noisy < FEW_NEGATIVE_MINUTES:
+        note += (": only a few minutes, so their intervals are wide (that is the honest figure: this set "
+                 "cannot pin a false-wake rate down, and the English benchmark's hours of negative streams "
+                 "are not matched here)")
+    return note + "."
+
+
+def headline(results: Sequence[Result]) -> str:
+    """The one line the README quotes: recall clean and at 10 dB and false
+    wakes per hour (clean and 10 dB together), each with its 95% interval,
+    for Vosk at ears' defaults and for the trained model at its own threshold."""
+    parts = []
+    for result in results:
+        if result.setting.is_default:
+            name = (f"Vosk at ears' defaults (grammar on, noise suppression on, threshold "
+                    f"{DEFAULT_THRESHOLD:g})")
+        elif result.setting.is_trained_default:
+            name = "the trained model at its own threshold"
+        else:
+            continue
+        parts.append(f"{name}: recall {result.recall_interval(False)} clean and {result.recall_interval(True)} "
+                     f"at 10 dB, {result.false_wake_rate()} false wakes per hour")
+    minutes = negative_seconds(results[0].clips) / 60
+    return (f"**Headline** (espeak-ng voices only; 95% intervals; false wakes over {minutes:.0f} min of audio "
+            f"without the phrase, clean and 10 dB): " + "; ".join(parts) + ".")
 
 
 def set_section(run_info: Run) -> str:
@@ -788,8 +898,12 @@ say nothing about how ears hears Korean people.
   over the RMS of the noise. The noise is cut from {NOISE_BED_SECONDS} s of `sox -R` (repeatable)
   pink noise at an offset drawn from a generator seeded by {SEED} and the file name,
   so every run makes the same files.
-- Recall: the share of files with the phrase that woke at least once. False
-  wakes: the number of files without the phrase that woke at least once.
+- Recall: the share of files with the phrase that woke at least once, with
+  its 95% Wilson interval. False wakes: the number of files without the
+  phrase that woke at least once, and the wakes (every one, a file can wake
+  more than once) per hour of audio without the phrase, with the exact 95%
+  Poisson interval (bench/wakebench/intervals.py); how much audio without the
+  phrase there is, and so how wide those intervals are, is said at the top.
   CPU s per audio s: the scan's CPU time after the model loaded over the audio
   it scanned (all {len(clips)} files). It is CPU time, not wall time, so other
   work on the machine (see the load average above) changes it little.
@@ -881,7 +995,7 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
         best_line = "No Vosk setting measured here gets through the set without a false wake."
     else:
         best_line = (f"Best Vosk recall with no false wake: **{best.setting.describe()}**: "
-                     f"{best.recall_percent(False):.1f}% clean, {best.recall_percent(True):.1f}% at 10 dB, "
+                     f"{best.recall_interval(False)} clean, {best.recall_interval(True)} at 10 dB, "
                      f"{best.cpu_per_audio:.3f} CPU s per audio s.")
         misses = [f"{label} by {TARGET_RECALL_PERCENT - best.recall_percent(noisy):.1f} points"
                   for noisy, label in ((False, "clean"), (True, "at 10 dB"))
@@ -897,8 +1011,8 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
              f"default) and the match threshold (`--threshold`, {DEFAULT_THRESHOLD:g} by default)."
              if run_info.vosk_sweep else
              "Vosk: this run scanned only the default setting (`--no-vosk-sweep`: the whole sweep of grammar, "
-             "noise suppression and threshold takes about 85 minutes on this machine; the previous version of "
-             "this file has it, made with an earlier binary).")
+             "noise suppression and threshold takes about 85 minutes on this machine; an earlier version of "
+             "this file in the git history has it, made with an earlier binary).")
     if training:
         sweep += (" The trained model: `ears train`'s model for the phrase (`--models-dir WORKDIR/models`), at "
                   f"its own threshold ({training.model_threshold:g}) and at `--trained-threshold` "
@@ -909,12 +1023,19 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
                        f"see [Trained model](#trained-model)):\n\n{target_section(trained_default)}")
     text = f"""# Korean wake phrase on Vosk and a trained model (espeak-ng voices)
 
-Generated by `bench/korean.py`; every number below comes from that script's
-run, none is typed by hand. The wake phrase is "{PHRASE}", heard by the Vosk
+Generated by `bench/korean.py` (`make bench-korean`); every number below comes
+from that script's run, none is typed by hand. This run: `{run_info.command}`
+(from the repository root) on {run_info.date} UTC, **repository at {run_info.commit}**;
+**it took {total_minutes:.0f} min**. The wake phrase is "{PHRASE}", heard by the Vosk
 engine with its Korean model{" and by a model `ears train` made for it" if training else ""}.
 
-- Command (from the repository root): `{run_info.command}`
-- Date (UTC): {run_info.date}
+{headline(results)}
+
+Every recall carries its 95% Wilson interval and every false-wake rate (wakes
+per hour of audio without the phrase) its exact 95% Poisson interval, in
+brackets: two figures whose brackets overlap are not shown to differ by this
+run. {negatives_note(run_info.clips)}
+
 - Binary: `{run_info.ears}`, sha256 `{run_info.ears_sha256}`
 - Model: `{run_info.model}`
 - Tools: {tool_version(["espeak-ng", "--version"])}; {tool_version(["sox", "--version"])}
@@ -981,6 +1102,7 @@ def main(argv: Sequence[str]) -> None:
     ears = os.path.abspath(args.ears)
     command = shlex.join(["python3", sys.argv[0], *argv])
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    commit = repository_commit()
     load_average = os.getloadavg()[0]
     os.makedirs(args.work, exist_ok=True)
 
@@ -1015,9 +1137,11 @@ def main(argv: Sequence[str]) -> None:
     if training:
         print()
         print(voice_group_table([r for r in results if r.setting.route == "trained"], training), flush=True)
+    print()
+    print(headline(results), flush=True)
 
     if args.doc:
-        run_info = Run(command, date, ears, sha256(ears), vosk_environment()["EARS_VOSK_MODEL"], clips,
+        run_info = Run(command, date, commit, ears, sha256(ears), vosk_environment()["EARS_VOSK_MODEL"], clips,
                        audio_seconds(clips), build_s, train_s, scan_s, load_average, args.vosk_sweep, training)
         write_doc(args.doc, run_info, results)
         print(f"korean.py: wrote {args.doc}", file=sys.stderr)

@@ -82,3 +82,15 @@ bench-hostile: release
 BENCH_WYOMING_ARGS ?=
 bench-wyoming: release
 	$(PYTHON) bench/wyoming_bench.py $(BUILD_DIR)/release/ears --doc docs/operations.md $(BENCH_WYOMING_ARGS)
+
+.PHONY: bench-korean
+
+## bench-korean: the Korean phrase on Vosk and a trained model (espeak-ng voices); rewrites docs/benchmark-korean.md.
+# About 15 min on 2 cores: the set (under a minute), `ears train` for the phrase
+# (about 7 min; the model is kept in $(BENCH_OUT)/korean/models and reused on the
+# next run) and four scans (about 7 min). System python3 is enough (no numpy).
+# BENCH_KOREAN_ARGS defaults to --no-vosk-sweep (Vosk at its default setting
+# only); BENCH_KOREAN_ARGS=--vosk-sweep scans all 12 Vosk settings (the sweep alone takes about 85 min).
+BENCH_KOREAN_ARGS ?= --no-vosk-sweep
+bench-korean: release vosk-setup onnx-setup
+	$(PYTHON) bench/korean.py $(BUILD_DIR)/release/ears $(BENCH_OUT)/korean --doc docs/benchmark-korean.md $(BENCH_KOREAN_ARGS)
