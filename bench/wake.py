@@ -35,13 +35,15 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-from wakebench import cache, config, report, runners, scoring, streams, training  # noqa: E402
+import docblock  # noqa: E402
+from wakebench import cache, compare, config, report, runners, scoring, streams, training  # noqa: E402
 from wakebench.corpus import make_corpus  # noqa: E402
 
 
@@ -175,7 +177,7 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
         for f in futures:
             f.result()
     total = len(results)
-    return results, dict(run=len(todo), reused=total - len(todo)), late
+    return results, dict(run=len(todo), reused=total - len(todo), executed=[[r.key, s.name] for r, s in todo]), late
 
 
 def git(*args: str) -> str:
@@ -185,9 +187,9 @@ def git(*args: str) -> str:
 def main(argv: list[str]) -> None:
     a = parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
-    raw_path = os.path.join(a.out, "wake.json")
+    raw_path = os.path.join(a.out, "wake-raw.json")
     if a.rescore:
-        raw = json.load(open(raw_path))["raw"]
+        raw = json.load(open(raw_path))
     else:
         check_tools(a)
         os.makedirs(a.no_models_dir, exist_ok=True)
@@ -238,12 +240,15 @@ def main(argv: list[str]) -> None:
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
             streams=[s.to_json() for s in stream_list], results=[r.to_json() for r in results], phases=phases,
+            executed=counts["executed"],
             run=dict(command=shlex.join(["bench/wake.py", *argv]), binary=a.ears,
                      binary_sha256=binary_sha256,
                      version=subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip(),
                      commit=(git("rev-parse", "--short", "HEAD") or "unknown") + (" (uncommitted changes in Sources/)" if dirty else ""),
                      date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      machine=f"{os.cpu_count()} × {cpu_model}, Linux {platform.release()}", jobs=a.jobs))
+        # Kept before scoring, so --rescore can score (and a fixed report render) it again.
+        json.dump(raw, open(raw_path, "w"))
     write_outputs(raw, a.out, a.doc)
 
 
@@ -274,7 +279,8 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                   headline="\n".join(f"- **{k}**: {v}" for k, v in head.items() if k != "best peer") +
                            (f"\n- best peer at pink 10 dB: **{head['best peer']}**" if "best peer" in head else ""),
                   run_table="\n".join(["| step | wall time (min) |", "|---|---|"] +
-                                      [f"| {k} | {v / 60:.1f} |" for k, v in raw["phases"].items()]))
+                                      [f"| {k} | {v / 60:.1f} |" for k, v in raw["phases"].items()]) +
+                            "\n\n" + cost_table(plan, results, raw.get("executed", []), trained))
     md = [f"# Wake benchmark ({run['date']}; {run['version']}, repository at {run['commit']}; `{run['command']}`; "
           f"it took {raw['phases'].get('total', 0) / 60:.0f} min)", "",
           "## Headline (every phrase each system has, every voice; 95% intervals)", "", tables["headline"], "",
@@ -308,12 +314,39 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                       else "The benchmark (`make bench-wake`)")
         open(doc, "w").write(report.render(os.path.join(HERE, "benchmark.md.in"), values))
         log(f"wake: wrote {doc}, {summary} and {target}")
+        if not args.get("quick") and os.path.basename(doc) == "benchmark.md":
+            sentence = compare.readme_sentence(metrics, run["commit"], run["date"])
+            docblock.replace_block(Path(ROOT, "README.md"), "bench-wake", "bench/wake.py", [sentence])
+            log("wake: wrote its headline into README.md")
     print("\n".join(md))
     if args.get("compare_to"):
         rel = os.path.relpath(os.path.abspath(args["compare_to"]), ROOT)
         before = compare.committed(rel, ROOT)
         print(f"\n## Beside the committed figures ({rel} at HEAD{'' if before else ': none committed'})\n")
         print(compare.beside(now, (before or {}).get("figures")))
+
+
+def cost_table(plan: list[runners.Run], results: list[runners.Result], executed: list[list[str]],
+               trained: dict | None) -> str:
+    """Where this run's time went: per system, the scans it ran and their CPU seconds,
+    the scans kept from earlier runs, and training."""
+    system = {r.key: r.system for r in plan}
+    ran = {(k, s) for k, s in executed}
+    rows: dict[str, list[float]] = {}
+    for r in results:
+        row = rows.setdefault(system.get(r.run, r.run), [0, 0, 0.0])
+        if (r.run, r.stream) in ran:
+            row[0] += 1
+            row[2] += r.cpu_s
+        else:
+            row[1] += 1
+    lines = ["| system | scans run | scans kept | CPU s of the scans run |", "|---|---|---|---|"]
+    lines += [f"| {k} | {v[0]:.0f} | {v[1]:.0f} | {v[2]:.0f} |" for k, v in rows.items()]
+    if trained:
+        fresh = [p for p in trained["phrases"] if not p.get("cached")]
+        lines.append(f"| ears train ({len(fresh)} of {len(trained['phrases'])} phrases trained in this run) | — | — | "
+                     f"{sum(p['cpu_s'] for p in fresh):.0f} |")
+    return "\n".join(lines)
 
 
 def corpus_table(manifest: dict, stream_list: list[streams.Stream]) -> str:

@@ -116,6 +116,25 @@ def headline(metrics: list[Metrics], condition: str = "pink10") -> dict[str, str
     return out
 
 
+def readme_sentence(metrics: list[Metrics], commit: str, date: str, condition: str = "pink10") -> str:
+    """The README's sentence on detection: each ears configuration's recall at `condition`
+    and false wakes per hour, beside the peer that hears most there (each on its own phrases)."""
+    def said(m: Metrics) -> str:
+        hits, n = m.hits(condition)
+        wakes, hours = m.false_wakes_pooled()
+        return (f"{intervals.pct_interval(hits, n)} of calls in pink noise at 10 dB with "
+                f"{intervals.rate_interval(wakes, hours) if hours else '—'} false wakes per hour")
+    ears = [m for m in metrics if m.default and m.family == "ears"]
+    peers = [m for m in metrics if m.default and m.family != "ears"]
+    parts = [f"{m.system} hears {said(m)}" for m in ears]
+    text = (f"Measured by `make bench-wake` (repository at {commit}, {date}; 95% intervals in brackets; "
+            f"[docs/benchmark.md](docs/benchmark.md)): " + "; ".join(parts))
+    if peers:
+        best = max(peers, key=lambda m: m.rate(condition, "all voices", "all") or 0.0)
+        text += f"; the best peer there, {best.system}, hears {said(best)} (on its own phrases)"
+    return text + "."
+
+
 def figures(metrics: list[Metrics]) -> dict[str, dict[str, list[float]]]:
     """The counts a quick run is compared on, per system at its default: per condition
     [hits, calls]; "false wakes" [wakes, hours]; "near misses" [woke, sentences]."""
