@@ -86,6 +86,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--models-store", default=os.path.join(HERE, "out"),
                     help="where trained models are kept (OUT/trained/…), shared by every --out")
     ap.add_argument("--no-cache", action="store_true", help="scan every stream again, even where a result is kept")
+    ap.add_argument("--rescan", default="", metavar="FAMILIES",
+                    help='scan these systems again even where a result is kept, e.g. "ears" (what a detector change does)')
+    ap.add_argument("--retrain", action="store_true", help="train every phrase again, even where a model is kept")
     ap.add_argument("--compare", help="a committed wake.json-like summary (benchmark-quick.json) to print the figures beside")
     a = ap.parse_args(argv)
     a.ears = os.path.abspath(a.ears)
@@ -139,7 +142,8 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
         for t in tasks:
             keys[id(t)] = cache.result_key(t[1].recipe, t[0].family, t[0].settings, t[0].phrases, runners.cache_args(t[0]),
                                            runners.identity(t[0], a.ears, python, known))
-            found = kept.get(keys[id(t)]) if not a.no_cache else None
+            fresh = a.no_cache or t[0].family in a.rescan.split(",")
+            found = kept.get(keys[id(t)]) if not fresh else None
             if found is not None:
                 results.append(runners.Result.from_json({**found, "run": t[0].key, "stream": t[1].name}))
             else:
@@ -202,7 +206,7 @@ def main(argv: list[str]) -> None:
         training_started = time.time()
         # Models are kept in bench/out whatever --out is, so the quick and full runs share them.
         pending = trainer.submit(training.train_all, a.ears, a.phrases, a.models_store, a.train_seed, log,
-                                 a.train_minutes, a.train_jobs) if a.trained else None
+                                 a.train_minutes, a.train_jobs, a.retrain) if a.trained else None
         trained: training.Training | None = None
 
         def trained_runs() -> list[runners.Run]:

@@ -95,7 +95,7 @@ def parse_held_out(stdout: str) -> list[str]:
 
 
 def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[[str], None],
-              minutes: float | None = None, jobs: int = 1) -> Training:
+              minutes: float | None = None, jobs: int = 1, retrain: bool = False) -> Training:
     """Trains each phrase whose model is stale, `jobs` at a time (one trainer keeps
     about one core busy: synthesis is serial), at the default budget (or `minutes`). A model is kept in
     OUT/trained/<file>-<key>/ under its cache.training_key, so it is reused until the
@@ -113,7 +113,7 @@ def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[
         name = model_file_name(phrase)
         home = os.path.join(out, "trained", f"{name[:-len(MODEL_EXTENSION)]}-{keys[phrase]}")
         model, record_path = os.path.join(home, name), os.path.join(home, "record.json")
-        if os.path.exists(model) and os.path.exists(record_path):
+        if os.path.exists(model) and os.path.exists(record_path) and not retrain:
             log(f"wake: model for \"{phrase}\" kept in {model} (training key {keys[phrase]})")
             trained = TrainedPhrase(**{**json.load(open(record_path)), "cached": True})
         else:
@@ -132,6 +132,8 @@ def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[
             # The record last: a model without one is trained again.
             json.dump(asdict(trained), open(record_path, "w"), indent=1)
         link = os.path.join(directory, name)
+        if os.path.exists(link) and not os.path.samefile(link, model):
+            os.remove(link)  # retrained: the configuration reads the new model
         if not os.path.exists(link):
             os.link(model, link)
         trained.model = link
