@@ -68,18 +68,27 @@ release: setup
 run: release
 	$(BUILD_DIR)/release/ears listen $(if $(CONFIG),--config $(CONFIG),)
 
+# Runs swift test with the arguments $(2), its whole output in $(BUILD_DIR)/$(1).log;
+# the terminal gets what failed, then the totals (mk/test_log_filter.py). The
+# exit status is swift test's.
+swift-test = @mkdir -p $(BUILD_DIR) && EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears \
+	python3 mk/test_log_filter.py --log $(BUILD_DIR)/$(1).log -- $(SWIFT) test --build-path $(BUILD_DIR) $(2)
+
 ## test: set up, build, run every test (unit and integration), then every
-## fuzz target for a few seconds (fuzz-smoke, mk/fuzz.mk).
+## fuzz target for a few seconds (fuzz-smoke, mk/fuzz.mk). The whole logs are
+## kept (docs/testing.md, "Logs"): .build/test.log, .build/fuzz/NAME/smoke.log.
 test: setup
+	@python3 mk/test_log_filter_check.py
 	$(SWIFT) build --build-path $(BUILD_DIR)
-	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR)
+	$(call swift-test,test)
 	$(MAKE) --no-print-directory fuzz-smoke
+	@echo "make test: passed; the whole logs: $(BUILD_DIR)/test.log, $(FUZZ_DIR)/NAME/smoke.log"
 
 unit-test: setup
-	$(SWIFT) test --build-path $(BUILD_DIR) --filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsWyomingTests|EarsFilesTests|EarsStatusTests|EarsAvahiTests|EarsCLITests'
+	$(call swift-test,unit-test,--filter 'EarsCoreTests|EarsSocketTests|EarsSystemdTests|EarsWyomingTests|EarsFilesTests|EarsStatusTests|EarsAvahiTests|EarsCLITests')
 
 integration-test: build
-	EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/ears $(SWIFT) test --build-path $(BUILD_DIR) --filter EarsIntegrationTests
+	$(call swift-test,integration-test,--filter EarsIntegrationTests)
 
 ## bench: measure (numbers go into docs/performance.md by hand, with this command).
 bench: release bench-setup

@@ -2,7 +2,8 @@
 #
 #   make fuzz                        every target in FUZZ_TARGETS for FUZZ_SECONDS each (default 600)
 #   make fuzz-config FUZZ_SECONDS=60 one target
-#   make fuzz-smoke                  every target for FUZZ_SMOKE_SECONDS (make test runs this)
+#   make fuzz-smoke                  every target for FUZZ_SMOKE_SECONDS (make test runs this),
+#                                    one line of figures each (or a crash report)
 #
 # A target NAME is built from three lists, and nothing else (so it compiles
 # in seconds, not with the whole package):
@@ -66,11 +67,10 @@ FUZZ_ARGS_wakemodel    := -max_len=1048576
 fuzz: $$(addprefix fuzz-,$$(FUZZ_TARGETS))
 	python3 bench/fuzz_report.py --dir $(FUZZ_DIR) --doc docs/testing.md --command "make fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)" $(FUZZ_TARGETS)
 
-## fuzz-smoke: every fuzz target for FUZZ_SMOKE_SECONDS (part of make test).
-fuzz-smoke:
-	@for name in $(FUZZ_TARGETS); do \
-	  $(MAKE) --no-print-directory fuzz-$$name FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) || exit 1; \
-	done
+## fuzz-smoke: every fuzz target for FUZZ_SMOKE_SECONDS (part of make test), one
+## line of figures each; the first failure stops it.
+fuzz-smoke: $$(addprefix fuzz-smoke-,$$(FUZZ_TARGETS))
+	@echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, no crash; libFuzzer's whole output: $(FUZZ_DIR)/NAME/smoke.log"
 
 # The EarsCore slice, as a module of that name, so the harness and other
 # modules' files keep their `import EarsCore`.
@@ -87,15 +87,26 @@ $(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_H
 	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(@D) \
 	  $(FUZZ_SOURCES_$*) $(FUZZ_HARNESS_$*) $< -o $@
 
+# What every run of target NAME ($*) is given after its -max_total_time.
+FUZZ_RUN_ARGS = -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$*/ \
+  $(FUZZ_ARGS_$*) $(FUZZ_DIR)/$*/corpus fuzz/corpus/$* $(FUZZ_SEEDS)
+
 # Runs one target; libFuzzer exits non-zero on a crash, a leak or a timeout.
 # Its output is also kept in $(FUZZ_DIR)/NAME/last-run.txt (libFuzzer's
 # statistics, never an input) for bench/fuzz_report.py; pipefail keeps a crash's status.
 fuzz-%: SHELL := /bin/bash
 fuzz-%: $(FUZZ_DIR)/%/fuzzer
 	@mkdir -p $(FUZZ_DIR)/$*/corpus
-	set -o pipefail; $< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/$*/ $(FUZZ_ARGS_$*) \
-	  $(FUZZ_DIR)/$*/corpus fuzz/corpus/$* $(FUZZ_SEEDS) 2>&1 | tee $(FUZZ_DIR)/$*/last-run.txt
+	set -o pipefail; $< -max_total_time=$(FUZZ_SECONDS) $(FUZZ_RUN_ARGS) 2>&1 | tee $(FUZZ_DIR)/$*/last-run.txt
+
+# The same for FUZZ_SMOKE_SECONDS, quietly: libFuzzer's output goes to
+# $(FUZZ_DIR)/NAME/smoke.log (last-run.txt stays the last long run's), and
+# mk/fuzz_summary.py prints one line of figures from it, or on a failure the
+# report from the log and where the input went, and fails.
+fuzz-smoke-%: $(FUZZ_DIR)/%/fuzzer
+	@mkdir -p $(FUZZ_DIR)/$*/corpus
+	@$< -max_total_time=$(FUZZ_SMOKE_SECONDS) $(FUZZ_RUN_ARGS) > $(FUZZ_DIR)/$*/smoke.log 2>&1; \
+	  python3 mk/fuzz_summary.py --name $* --status $$? --log $(FUZZ_DIR)/$*/smoke.log
 
 ## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
 FUZZ_TARGETS     += http
