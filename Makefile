@@ -79,6 +79,7 @@ swift-test = @mkdir -p $(BUILD_DIR) && EARS_BINARY=$(CURDIR)/$(BUILD_DIR)/debug/
 ## kept (docs/testing.md, "Logs"): .build/test.log, .build/fuzz/NAME/smoke.log.
 test: setup
 	@python3 mk/test_log_filter_check.py
+	@$(MAKE) --no-print-directory bench-unit-test
 	$(SWIFT) build --build-path $(BUILD_DIR)
 	$(call swift-test,test)
 	$(MAKE) --no-print-directory fuzz-smoke

@@ -94,3 +94,14 @@ bench-wyoming: release
 BENCH_KOREAN_ARGS ?= --no-vosk-sweep
 bench-korean: release vosk-setup onnx-setup
 	$(PYTHON) bench/korean.py $(BUILD_DIR)/release/ears $(BENCH_OUT)/korean --doc docs/benchmark-korean.md $(BENCH_KOREAN_ARGS)
+
+.PHONY: bench-unit-test
+
+## bench-unit-test: the bench's own code where it computes (intervals, scoring a wake
+## against a call window, cache keys, reading settings off candidates); part of make
+## test. numpy comes from .deps/onnx (make onnx-setup), so nothing else is needed.
+bench-unit-test: onnx-setup
+	@log=$(CURDIR)/$(BUILD_DIR)/bench-unit-test.log; mkdir -p $(BUILD_DIR); \
+	if (cd bench && PYTHONPATH=$(CURDIR)/$(ONNX_PREFIX) $(PYTHON) -m unittest discover -s tests -t . -v) > $$log 2>&1; then \
+	  echo "bench-unit-test: $$(grep -E '^Ran [0-9]+ tests' $$log), OK"; \
+	else grep -E -A 30 '^(FAIL|ERROR):' $$log | head -n 80; tail -n 3 $$log; echo "bench-unit-test: failed; the whole log: $$log"; exit 1; fi
