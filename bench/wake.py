@@ -1,24 +1,29 @@
 #!/usr/bin/env python3
 """The wake benchmark: ears beside real peer engines, on the same audio, as a microphone gives it.
 
-Systems: ears (`ears scan --json`, any number of labelled configurations, a threshold
-sweep each), PocketSphinx `pocketsphinx_continuous -kws`, Porcupine 1.9.5,
-openWakeWord 0.5.1, microWakeWord 2.5.0 (bench/peers, in .deps/bench/venv: make bench-setup).
-Phrases: hey jarvis, alexa, hey mycroft, okay nabu, hey cordelia; every system listens
-for all the phrases it has at once ("n/a" for the others).
-Audio (bench/corpus.py + bench/wakebench): per condition one long stream (clean, 40 dB
-floor, pink 20/10/5 dB, babble 10 dB), negatives (fortunes read by the voices, clean and
-pink 10 dB) and sound-alike sentences; each system reads each stream once.
+Systems: ears (`ears scan --json`, any number of labelled configurations) and, after
+`ears train`, "ears trained" (`--models-dir`); PocketSphinx `pocketsphinx_continuous
+-kws`, Porcupine 1.9.5, openWakeWord 0.5.1, microWakeWord 2.5.0 (bench/peers, in
+.deps/bench/venv: make bench-setup). Phrases: hey jarvis, alexa, hey mycroft, okay nabu,
+hey cordelia; every system listens for all the phrases it has at once.
+Audio (bench/corpus.py + bench/wakebench, sizes in config.FULL / config.QUICK): per
+condition one long stream of calls (clean, 40 dB floor, pink 10/5 dB, babble 10 dB, a
+reverberant room at 10 dB, far field), read speech clean and at pink 10 dB, a
+conversation, near-miss sentences; each system reads each stream once.
+
+What is kept between runs (bench/wakebench/cache.py): the corpus by its recipe, each
+system's result on each stream by (stream recipe, settings, system identity), trained
+models by their training key; training runs beside the corpus and the other scans.
+Every recall gets a Wilson interval and every false-wake rate an exact Poisson one
+(wakebench/intervals.py); compare.py sets systems side by side at equal false-wake rate.
 
 usage: bench/wake.py EARS [--out DIR] [--jobs N] [--quick] [--doc docs/benchmark.md]
-                          [--ears-config "LABEL=ARGS"]... [--ears-arg ARG]... [--rescore]
-                          [--no-trained] [--train-seed N]
-With --trained (the default), EARS first trains a model per phrase (`ears train`,
-bench/wakebench/training.py, cached per binary in OUT/models-<sha256>-<seed>/) and
-"ears trained" (`--models-dir` that directory) is measured beside the other configurations,
-its recall grouped by the voices its models never heard (the festival engine).
-Writes OUT/wake.md, OUT/wake.json and OUT/wake-det.png (with --doc, also the document and
-docs/benchmark-det.png). Needs numpy: run it with .deps/bench/venv/bin/python (make bench-wake does).
+                          [--compare docs/benchmark-quick.json] [--ears-config "LABEL=ARGS"]...
+                          [--rescan ears] [--retrain] [--no-cache] [--no-trained] [--rescore]
+Writes OUT/wake.md, OUT/wake.json, OUT/wake-raw.json and OUT/wake-det.png; with --doc,
+also the document, its .json summary and its -det.png; a full run's --doc
+docs/benchmark.md also writes the README's detection sentence. Needs numpy and
+pyroomacoustics: run it with .deps/bench/venv/bin/python (make bench-wake does).
 """
 from __future__ import annotations
 

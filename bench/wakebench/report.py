@@ -12,16 +12,12 @@ from .scoring import Metrics
 LABEL = {c.name: c.label for c in config.CONDITIONS}
 
 
-def pct(v: float | None) -> str:
-    return "n/a" if v is None else f"{v * 100:.1f}%"
 
 
 def num(v: float | None, digits: int = 2) -> str:
     return "—" if v is None else f"{v:.{digits}f}"
 
 
-def name(m: Metrics) -> str:
-    return m.system if m.default else f"{m.system} @ {m.setting}"
 
 
 def defaults(metrics: list[Metrics]) -> list[Metrics]:
