@@ -70,6 +70,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="commands each voice says after each phrase (of 6)")
     ap.add_argument("--soundalike-voices", type=int, default=config.FULL.soundalike_voices,
                     help="voices that say each hand-written near-miss sentence")
+    ap.add_argument("--read-stream-minutes", type=float, default=config.FULL.read_stream_minutes,
+                    help="cut each read-speech negative stream to about this much speech")
+    ap.add_argument("--systems", default="",
+                    help='only these families, e.g. "kws,porcupine,openwakeword,microwakeword" (default: all)')
     ap.add_argument("--phrases", default=",".join(config.PHRASES))
     ap.add_argument("--voices", default=",".join(config.VOICES))
     ap.add_argument("--conditions", default=",".join(c.name for c in config.CONDITIONS))
@@ -105,8 +109,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.soundalikes_per_phrase = None
     if a.quick:  # config.QUICK: 50 calls a condition, ~20 min of negatives, 58 near-miss sentences
         q = config.QUICK
-        a.negative_minutes, a.conversation_minutes, a.commands_per_call, a.soundalike_voices = \
-            q.negative_minutes, q.conversation_minutes, q.commands_per_call, q.soundalike_voices
+        a.negative_minutes, a.conversation_minutes, a.commands_per_call, a.soundalike_voices, a.read_stream_minutes = \
+            q.negative_minutes, q.conversation_minutes, q.commands_per_call, q.soundalike_voices, q.read_stream_minutes
         a.soundalikes_per_phrase = q.soundalikes_per_phrase
     configs = [runners.parse_ears_config(s) for s in a.ears_config] or [("ears", [])]
     # A configuration without its own --models-dir reads an empty one, so a model someone
@@ -229,9 +233,10 @@ def main(argv: list[str]) -> None:
                              a.soundalikes_per_phrase, a.conversation_minutes, a.soundalike_voices)
         phases["corpus" + (" (kept)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
-        stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions)
+        stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions, a.read_stream_minutes)
         phases["streams"] = time.time() - t0
-        plan = runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
+        plan = [r for r in runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
+                if not a.systems or r.family in a.systems.split(",")]
         t0 = time.time()
         results, counts, late = run_all(a, plan, stream_list, corpus.path, trained_runs)
         plan += late

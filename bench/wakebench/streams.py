@@ -176,7 +176,24 @@ def build(path: str, name: str, kind: str, condition: config.Condition, items: l
     return stream
 
 
-def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str]) -> list[Stream]:
+def first_minutes(items: list[dict[str, Any]], minutes: float | None, seed: int) -> list[dict[str, Any]]:
+    """The items (in a seeded order, voices interleaved) whose speech adds up to about
+    `minutes` (files whole; every item when minutes is None)."""
+    if minutes is None:
+        return items
+    order = list(items)
+    random.Random(seed).shuffle(order)
+    kept, total = [], 0.0
+    for item in order:
+        if total >= minutes * 60:
+            break
+        kept.append(item)
+        total += float(item.get("seconds", 0.0))
+    return kept
+
+
+def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str],
+              read_minutes: float | None = None) -> list[Stream]:
     """Positives in each condition; negatives (read speech) clean and in pink noise at 10 dB;
     the conversation; sound-alikes clean."""
     work = os.path.join(corpus_path, "streams")
@@ -187,8 +204,10 @@ def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str])
     for n, cond in enumerate(c for c in config.CONDITIONS if c.name in conditions):
         pos = [i for i in items if i["kind"] == "positive"]
         out.append(build(work, f"pos-{cond.name}", "positive", cond, pos, bed, 100 + n))
+    # The same read speech in every negative condition (cut to read_minutes of speech).
+    read = first_minutes([i for i in items if i["kind"] == "negative" and i["condition"] == "clean"], read_minutes, 500)
     for n, cond in enumerate(config.NEGATIVE_CONDITIONS):
-        neg = [i for i in items if i["kind"] == "negative"]
+        neg = read
         out.append(build(work, f"neg-{cond.name}", "negative", cond, neg, bed, 200 + n))
     turns = [i for i in items if i["kind"] == "conversation"]
     if turns:
