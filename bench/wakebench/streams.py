@@ -31,9 +31,11 @@ class Stream:
     seconds: float
     items: list[dict[str, Any]]  # manifest items, in stream order
     starts: list[float]  # each item's start in the stream (s)
-    # What made it (recipe()): the same recipe gives the same samples, so a system's
-    # result on the stream can be reused (bench/wakebench/cache.py).
+    # What made it (recipe()): a stream is built again when its recipe changes.
     recipe: str = ""
+    # The digest of its samples (audio_digest()): a system's result on the stream is kept
+    # under it (bench/wakebench/cache.py), so rebuilding the same audio loses nothing.
+    digest: str = ""
 
     def locate(self, t: float) -> tuple[dict[str, Any], float] | None:
         """The file a stream time falls in (or in the gap after it), and the time within that file."""
@@ -44,7 +46,7 @@ class Stream:
 
     def to_json(self) -> dict[str, Any]:
         return dict(name=self.name, kind=self.kind, condition=self.condition, wav=self.wav, seconds=self.seconds,
-                    files=[i["file"] for i in self.items], starts=self.starts, recipe=self.recipe)
+                    files=[i["file"] for i in self.items], starts=self.starts, recipe=self.recipe, digest=self.digest)
 
 
 def pink_noise(path: str, seconds: float) -> np.ndarray:
@@ -64,6 +66,15 @@ def recipe(condition: config.Condition, files: list[str], seed: int, gap_s: tupl
     h.update(json.dumps([repr(condition), files, seed, list(gap_s)]).encode())
     with open(os.path.abspath(__file__), "rb") as f:
         h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def audio_digest(wav: str) -> str:
+    """sha256 of a stream's file, 16 hex digits: the same samples give the same digest."""
+    h = hashlib.sha256()
+    with open(wav, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
     return h.hexdigest()[:16]
 
 
@@ -126,8 +137,8 @@ def build(path: str, name: str, kind: str, condition: config.Condition, items: l
     key = recipe(condition, [i["file"] for i in order], seed, gap_s)
     if os.path.exists(index) and os.path.exists(wav):
         meta = json.load(open(index))
-        if meta.get("recipe") == key:
-            return Stream(name, kind, condition.name, wav, meta["seconds"], order, meta["starts"], key)
+        if meta.get("recipe") == key and meta.get("digest"):
+            return Stream(name, kind, condition.name, wav, meta["seconds"], order, meta["starts"], key, meta["digest"])
     clean = [read_wav(i["file"]) for i in order]
     speech_rms = [rms(c) for c in clean]  # the level the noise is set against (before level_db)
     if condition.room:
@@ -171,8 +182,9 @@ def build(path: str, name: str, kind: str, condition: config.Condition, items: l
             previous = g
         signal = signal + gain * noise
     write_wav(wav, signal)
-    stream = Stream(name, kind, condition.name, wav, total / RATE, order, [s / RATE for s in starts], key)
-    json.dump(dict(files=[i["file"] for i in order], starts=stream.starts, seconds=stream.seconds, recipe=key), open(index, "w"))
+    stream = Stream(name, kind, condition.name, wav, total / RATE, order, [s / RATE for s in starts], key, audio_digest(wav))
+    json.dump(dict(files=[i["file"] for i in order], starts=stream.starts, seconds=stream.seconds, recipe=key,
+                   digest=stream.digest), open(index, "w"))
     return stream
 
 
@@ -192,8 +204,21 @@ def first_minutes(items: list[dict[str, Any]], minutes: float | None, seed: int)
     return kept
 
 
-def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str],
-              read_minutes: float | None = None) -> list[Stream]:
+def first_per(items: list[dict[str, Any]], key: Any, count: int | None) -> list[dict[str, Any]]:
+    """The first `count` items (corpus order) of each key(item); every item when count is None."""
+    if count is None:
+        return items
+    seen: dict[Any, int] = {}
+    kept = []
+    for item in items:
+        k = key(item)
+        seen[k] = seen.get(k, 0) + 1
+        if seen[k] <= count:
+            kept.append(item)
+    return kept
+
+
+def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str], size: config.Size) -> list[Stream]:
     """Positives in each condition; negatives (read speech) clean and in pink noise at 10 dB;
     the conversation; sound-alikes clean."""
     work = os.path.join(corpus_path, "streams")
@@ -201,18 +226,20 @@ def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str],
     bed = os.path.join(corpus_path, "babble-bed.wav")
     items = manifest["items"]
     out = []
+    calls = first_per([i for i in items if i["kind"] == "positive"], lambda i: (i["voice"], i["phrase"]),
+                      size.calls_per_voice_phrase)
     for n, cond in enumerate(c for c in config.CONDITIONS if c.name in conditions):
-        pos = [i for i in items if i["kind"] == "positive"]
+        pos = calls
         out.append(build(work, f"pos-{cond.name}", "positive", cond, pos, bed, 100 + n))
     # The same read speech in every negative condition (cut to read_minutes of speech).
-    read = first_minutes([i for i in items if i["kind"] == "negative" and i["condition"] == "clean"], read_minutes, 500)
+    read = first_minutes([i for i in items if i["kind"] == "negative" and i["condition"] == "clean"], size.read_stream_minutes, 500)
     for n, cond in enumerate(config.NEGATIVE_CONDITIONS):
         neg = read
         out.append(build(work, f"neg-{cond.name}", "negative", cond, neg, bed, 200 + n))
-    turns = [i for i in items if i["kind"] == "conversation"]
+    turns = first_minutes([i for i in items if i["kind"] == "conversation"], size.talk_stream_minutes, 600)
     if turns:
         out.append(build(work, "neg-talk", "negative", config.CONVERSATION, turns, bed, 400, CONVERSATION_GAP_S))
-    alikes = [i for i in items if i["kind"] == "soundalike"]
+    alikes = first_per([i for i in items if i["kind"] == "soundalike"], lambda i: i["text"], size.alike_voices)
     if alikes:
         out.append(build(work, "alike-clean", "soundalike", config.CONDITIONS[0], alikes, bed, 300))
     return out
