@@ -112,5 +112,31 @@ class StreamRecipes(unittest.TestCase):
         self.assertNotEqual(base, streams.recipe(clean, ["a.wav"], 2, streams.GAP_S))
 
 
+class StreamShares(unittest.TestCase):
+    ITEMS = [dict(file=f"{v}-{k}.wav", voice=v, phrase="alexa", seconds=60.0) for v in ["a", "b"] for k in range(3)]
+
+    def test_a_share_takes_the_first_files_of_each_voice_and_phrase(self) -> None:
+        kept = streams.first_per(self.ITEMS, lambda i: (i["voice"], i["phrase"]), 1)
+        self.assertEqual([i["file"] for i in kept], ["a-0.wav", "b-0.wav"])
+        self.assertEqual(streams.first_per(self.ITEMS, lambda i: i["voice"], None), self.ITEMS)
+
+    def test_a_share_of_minutes_keeps_whole_files_until_it_is_reached(self) -> None:
+        kept = streams.first_minutes(self.ITEMS, 2.5, seed=1)
+        self.assertEqual(len(kept), 3)  # 60 + 60 < 150 s, so a third whole file
+        self.assertEqual(streams.first_minutes(self.ITEMS, 2.5, seed=1), kept)  # the same every run
+
+    def test_the_audio_digest_follows_the_samples(self) -> None:
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            a, b = f"{d}/a.wav", f"{d}/b.wav"
+            for path, data in [(a, b"RIFF1"), (b, b"RIFF1")]:
+                with open(path, "wb") as f:
+                    f.write(data)
+            self.assertEqual(streams.audio_digest(a), streams.audio_digest(b))
+            with open(b, "wb") as f:
+                f.write(b"RIFF2")
+            self.assertNotEqual(streams.audio_digest(a), streams.audio_digest(b))
+
+
 if __name__ == "__main__":
     unittest.main()
