@@ -286,7 +286,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     head = compare.headline(metrics)
     tables = dict(summary_table=report.summary_table(metrics, conds), negatives_table=report.negatives_table(metrics),
                   common_table=report.common_table(metrics, conds), engine_table=report.engine_table(metrics, conds),
-                  equal_rate_table=compare.equal_rate_table(metrics, config.SWEEP_CONDITIONS),
+                  equal_rate_table=compare.equal_rate_table(metrics, [c for c in config.EQUAL_RATE_CONDITIONS if c in conds]),
                   phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
                   targets_table=report.targets_table(metrics), split_table=report.split_table(metrics),
                   training_table=report.training_table(trained), corpus_table=corpus_table(manifest, stream_list),
@@ -323,7 +323,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                       phrases=", ".join(f'"{p}"' for p in args["phrases"]),
                       ears_configs="; ".join(f"`{l}`: `{shlex.join(x) or '(defaults)'}`" for l, x in args["ears_configs"]),
                       ears_sweep=", ".join(args["ears_thresholds"]) or "none",
-                      trained_sweep=", ".join(config.TRAINED_SWEEP), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
+                      trained_sweep=", ".join(config.TRAINED_SCORE_SWEEP + config.TRAINED_SWEEP), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
                       kind="Quick run (`make bench-wake-quick`): the everyday guard, not the benchmark" if args.get("quick")
                       else "The benchmark (`make bench-wake`)")
         open(doc, "w").write(report.render(os.path.join(HERE, "benchmark.md.in"), values))

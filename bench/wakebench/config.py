@@ -128,8 +128,12 @@ CONDITION_BY_NAME = {c.name: c for c in CONDITIONS}
 NEGATIVE_CONDITIONS = [Condition("clean", "clean", "none"), Condition("pink10", "pink 10 dB", "pink", 10)]
 CONVERSATION = Condition("talk", "conversation", "none")
 NEGATIVE_LABEL = {"clean": "read speech, clean", "pink10": "read speech, pink 10 dB", "talk": "conversation"}
-# The threshold sweeps (DET plot) run on these positive streams and on every negative stream.
+# The threshold sweeps that need processes of their own (Porcupine, PocketSphinx) run on
+# these positive streams and on every negative stream; the DET plot has a panel for each.
 SWEEP_CONDITIONS = ["clean", "pink10"]
+# Where systems are set side by side at equal false-wake rate (ears's settings are read
+# off every stream; a peer is taken at its default).
+EQUAL_RATE_CONDITIONS = ["clean", "pink10", "pink5", "babble10", "room10"]
 
 # Each engine's keyword for each phrase it has (a phrase missing here is "n/a" for it).
 PORCUPINE_KEYWORDS = {"hey jarvis": "jarvis", "alexa": "alexa"}
