@@ -64,7 +64,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--negative-minutes", type=float, default=config.FULL.negative_minutes,
                     help="corpus.py's --negative-minutes of read speech (it counts 150 words a minute; the voices read "
-                         "faster, about 0.8 of it), heard clean and in pink noise at 10 dB")
+                         "slower: 62 gives about 75 min), heard clean and in pink noise at 10 dB (cut to the size's minutes)")
     ap.add_argument("--conversation-minutes", type=float, default=config.FULL.conversation_minutes,
                     help="corpus.py's --conversation-minutes: the voices taking turns")
     ap.add_argument("--commands-per-call", type=int, default=config.FULL.commands_per_call,
@@ -91,8 +91,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--train-seed", type=int, default=1, help="`ears train --seed` for the trained configuration")
     ap.add_argument("--train-jobs", type=int, default=2, help="phrases trained at a time (beside the scans)")
     ap.add_argument("--train-minutes", type=float, default=None, help="`ears train --minutes` (default: ears's own budget)")
-    ap.add_argument("--models-store", default=os.path.join(HERE, "out"),
-                    help="where trained models are kept (OUT/trained/…), shared by every --out")
+    ap.add_argument("--store", default=os.path.join(HERE, "out"),
+                    help="where the corpus, the kept results and the trained models are (shared by every --out)")
     ap.add_argument("--no-cache", action="store_true", help="scan every stream again, even where a result is kept")
     ap.add_argument("--rescan", default="", metavar="FAMILIES",
                     help='scan these systems again even where a result is kept, e.g. "ears" (what a detector change does)')
@@ -140,7 +140,7 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
     them; their tasks are queued behind the others. Returns the results, how many
     tasks were run and reused, and the later runs."""
     python = runners.peer_python()
-    kept = cache.ResultCache(os.path.join(a.out, "results"))
+    kept = cache.ResultCache(os.path.join(a.store, "results"))
     known: dict[str, str] = {}
     keys: dict[int, str] = {}
     results: list[runners.Result] = []
@@ -214,7 +214,7 @@ def main(argv: list[str]) -> None:
         trainer = concurrent.futures.ThreadPoolExecutor(max_workers=1)
         training_started = time.time()
         # Models are kept in bench/out whatever --out is, so the quick and full runs share them.
-        pending = trainer.submit(training.train_all, a.ears, a.phrases, a.models_store, a.train_seed, log,
+        pending = trainer.submit(training.train_all, a.ears, a.phrases, a.store, a.train_seed, log,
                                  a.train_minutes, a.train_jobs, a.retrain) if a.trained else None
         trained: training.Training | None = None
 
@@ -229,7 +229,7 @@ def main(argv: list[str]) -> None:
             return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False) if r.family == "ears"]
 
         t0 = time.time()
-        corpus = make_corpus(a.out, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
+        corpus = make_corpus(a.store, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
                              a.soundalikes_per_phrase, a.conversation_minutes, a.soundalike_voices)
         phases["corpus" + (" (kept)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
