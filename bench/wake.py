@@ -250,6 +250,7 @@ def main(argv: list[str]) -> None:
         raw = dict(
             args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
                       ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick, compare_to=a.compare,
+                      systems=a.systems,
                       training=trained.to_json() if trained else None),
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
@@ -272,7 +273,8 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     items = {i["file"]: i for i in manifest["items"]}
     stream_list = [streams.Stream(s["name"], s["kind"], s["condition"], s["wav"], s["seconds"],
                                   [items[f] for f in s["files"]], s["starts"], s.get("recipe", ""), s.get("digest", "")) for s in raw["streams"]]
-    plan = runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"], args["peers"])
+    plan = [r for r in runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"],
+                                    args["peers"]) if not args.get("systems") or r.family in args["systems"].split(",")]
     results = [runners.Result.from_json(r) for r in raw["results"]]
     trained = args.get("training")
     splits, training_times = {}, {}
