@@ -69,6 +69,11 @@ def recipe(condition: config.Condition, files: list[str], seed: int, gap_s: tupl
     return h.hexdigest()[:16]
 
 
+def cache_digest(parts: list[Any]) -> str:
+    """A short digest of parts (their JSON), for folder names."""
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:12]
+
+
 def audio_digest(wav: str) -> str:
     """sha256 of a stream's file, 16 hex digits: the same samples give the same digest."""
     h = hashlib.sha256()
@@ -221,7 +226,9 @@ def first_per(items: list[dict[str, Any]], key: Any, count: int | None) -> list[
 def build_all(corpus_path: str, manifest: dict[str, Any], conditions: list[str], size: config.Size) -> list[Stream]:
     """Positives in each condition; negatives (read speech) clean and in pink noise at 10 dB;
     the conversation; sound-alikes clean."""
-    work = os.path.join(corpus_path, "streams")
+    # Each share of the corpus has its own folder: the quick and full runs share the corpus
+    # and may run at once, so one must never rewrite the other's streams.
+    work = os.path.join(corpus_path, "streams-" + cache_digest([repr(size), conditions]))
     os.makedirs(work, exist_ok=True)
     bed = os.path.join(corpus_path, "babble-bed.wav")
     items = manifest["items"]
