@@ -26,9 +26,9 @@ class Size:
     alike_voices: int | None = None  # voices a stream takes of each near-miss sentence
 
 
-# 150 calls a condition; read speech heard clean and at 10 dB (55 min each, of the ~75 the
-# corpus holds) and ~25 min of conversation: 2 h 15 min of negatives; 58 hand-written
-# near-miss sentences × 6 voices = 348.
+# 150 calls a condition; read speech heard clean and at 10 dB (55 min of files each, of the
+# ~75 the corpus holds: 68 min streams with their gaps) and 27 min of conversation: 2 h 40 min
+# of negatives; 58 hand-written near-miss sentences × 6 voices = 348.
 FULL = Size(commands_per_call=3, negative_minutes=62, conversation_minutes=26, soundalike_voices=6, read_stream_minutes=55)
 # The everyday guard (make bench-wake-quick): the same corpus, fewer of its files: 50 calls a
 # condition (one per voice and phrase), 8 + 8 + 6 min of negatives, each near-miss sentence once.
