@@ -28,7 +28,7 @@ class Size:
 
 # 150 calls a condition; read speech heard clean and at 10 dB (55 min of files each, of the
 # ~75 the corpus holds: 68 min streams with their gaps) and 27 min of conversation: 2 h 40 min
-# of negatives; 58 hand-written near-miss sentences × 6 voices = 348.
+# of negatives; 56 hand-written near-miss sentences (of the phrases measured) × 6 voices = 336.
 FULL = Size(commands_per_call=3, negative_minutes=62, conversation_minutes=26, soundalike_voices=6, read_stream_minutes=55)
 # The everyday guard (make bench-wake-quick): the same corpus, fewer of its files: 50 calls a
 # condition (one per voice and phrase), 8 + 8 + 6 min of negatives, each near-miss sentence once.
