@@ -326,6 +326,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                       ears_configs="; ".join(f"`{l}`: `{shlex.join(x) or '(defaults)'}`" for l, x in args["ears_configs"]),
                       ears_sweep=", ".join(args["ears_thresholds"]) or "none",
                       trained_sweep=", ".join(config.TRAINED_SCORE_SWEEP + config.TRAINED_SWEEP), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
+                      porcupine_sweep=", ".join(config.PORCUPINE_SWEEP),
                       kind="Quick run (`make bench-wake-quick`): the everyday guard, not the benchmark" if args.get("quick")
                       else "The benchmark (`make bench-wake`)")
         open(doc, "w").write(report.render(os.path.join(HERE, "benchmark.md.in"), values))
