@@ -63,32 +63,23 @@ class Run:
     # ears only: whether its summary must list every phrase as trained (True), none (False),
     # or either (None), so a configuration cannot silently measure the other design.
     expect_trained: bool | None = None
-    # ears only: the verifier thresholds its `--candidates` lines are read at, each a
-    # setting of its own besides "default" (a DET curve from the one pass; see candidate_wakes).
-    candidate_sweep: list[str] = field(default_factory=list)
     # ears only: thresholds above the default read off the default pass's own wakes (those
     # scoring at least the threshold). A wake the default took may have hidden, in its 2 s
     # rest, a later and higher score the stricter setting would have woken on, so recall
     # read this way is a lower bound; false wakes are exact.
     score_sweep: list[str] = field(default_factory=list)
-    # Runs on the streams that are not sweep streams only (the plain half of a run
-    # whose sweep half prints candidates); False for every other run.
-    other_only: bool = False
-    # Whether its CPU time counts as the system's cost: printing every candidate makes
-    # the verifier measure everything (no early stop), so those passes do not.
-    counts_cost: bool = True
 
     def reads(self, stream: Any) -> bool:
         """Whether this process kind scans `stream` (a streams.Stream)."""
         sweep = stream.kind == "negative" or (stream.kind == "positive" and stream.condition in config.SWEEP_CONDITIONS)
-        return sweep if self.sweep_only else (not sweep if self.other_only else True)
+        return sweep or not self.sweep_only
 
     def command(self, stream_wav: str, ears: str, python: str, workdir: str) -> list[str]:
         if self.family == "ears":
             cmd = [ears, "scan", "--json"]
             for p in self.phrases:
                 cmd += ["--phrase", p]
-            return cmd + (["--candidates"] if self.candidate_sweep else []) + self.args + [stream_wav]
+            return cmd + self.args + [stream_wav]
         if self.family == "kws":
             path = os.path.join(workdir, f"kws-{self.settings[0]}.txt")
             with open(path, "w") as f:
@@ -102,15 +93,11 @@ class Run:
     def parse(self, stdout: str) -> tuple[dict[str, list[Wake]], float | None]:
         """The wakes per setting, and the audio seconds the process says it read."""
         if self.family == "ears":
-            wakes, candidates, audio = [], [], None
+            wakes, audio = [], None
             for line in stdout.splitlines():
                 event = json.loads(line)
                 if event.get("event") == "wake":
                     wakes.append(Wake(event["phrase"], float(event["t"]), event.get("score")))
-                elif event.get("event") == "candidate":
-                    # Numbers only; the features are not kept.
-                    candidates.append((event["phrase"], float(event["t"]), float(event["score"]),
-                                       bool(event["competitor_wins"])))
                 elif event.get("event") == "summary":
                     audio = float(event["audio_s"])
                     self.check_trained(event.get("trained", []))
@@ -119,8 +106,6 @@ class Run:
             if audio is None:
                 raise RuntimeError("ears scan printed no summary")
             found = {self.settings[0]: wakes}
-            for t in self.candidate_sweep:
-                found[t] = candidate_wakes(candidates, wakes, float(t))
             for t in self.score_sweep:
                 found[t] = [w for w in wakes if w.score is not None and w.score >= float(t)]
             return found, audio
@@ -143,8 +128,8 @@ class Run:
 
 
 def candidate_wakes(candidates: list[tuple[str, float, float, bool]], wakes: list[Wake], threshold: float) -> list[Wake]:
-    """The wakes ears would have made at verifier `threshold`, read off one pass's
-    `--candidates` lines (phrase, t, calibrated score, whether a sound-alike won): a
+    """The wakes ears would have made at verifier `threshold`, read off one `ears scan
+    --candidates` pass's lines (the plan does not print them: see config.EARS_SWEEP) (phrase, t, calibrated score, whether a sound-alike won): a
     candidate wakes when its score reaches the threshold and no sound-alike won, then
     its phrase rests for the refractory time. Wakes that came without a candidate (a
     trained model's, which the verifier does not score) stand at every threshold.

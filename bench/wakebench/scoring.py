@@ -110,7 +110,7 @@ def score(run_list: list[Run], results: list[Result], streams: list[Stream], phr
         stream = by_stream[res.stream]
         for setting, wakes in res.wakes.items():
             m = systems[(run.system, setting)]
-            if run.default is not None and setting == run.default and run.counts_cost:  # cost: the default's processes
+            if run.default is not None and setting == run.default:  # cost: the default's processes
                 m.cpu_s += res.cpu_s
                 m.audio_s += res.audio_s
                 m.peak_rss_mb = max(m.peak_rss_mb, res.rss_kb / 1024)
