@@ -98,8 +98,9 @@ bench-korean: release vosk-setup onnx-setup
 .PHONY: bench-unit-test
 
 ## bench-unit-test: the bench's own code where it computes (intervals, scoring a wake
-## against a call window, cache keys, reading settings off candidates); part of make
-## test. numpy comes from .deps/onnx (make onnx-setup), so nothing else is needed.
+## against a call window, cache keys, reading settings off candidates, the Korean set's
+## rates and table cells); part of make test. numpy comes from .deps/onnx (make
+## onnx-setup), so nothing else is needed.
 bench-unit-test: onnx-setup
 	@log=$(CURDIR)/$(BUILD_DIR)/bench-unit-test.log; mkdir -p $(BUILD_DIR); \
 	if (cd bench && PYTHONPATH=$(CURDIR)/$(ONNX_PREFIX) $(PYTHON) -m unittest discover -s tests -t . -v) > $$log 2>&1; then \
