@@ -91,10 +91,19 @@ package enum EngineFactory {
     }
 
     /// The configuration the verifier is loaded for: every phrase when trained
-    /// detections go through its sound-alike contest (`trained_contest`),
-    /// else only the phrases the acoustic engine hears.
+    /// detections go through its sound-alike contest (`trained_contest`) or
+    /// its fusion with the head (`fusion(for:)`), else only the phrases the
+    /// acoustic engine hears.
     package static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
-        config.trainedContest ? config : untrained(config, trained: trained)
+        config.trainedContest || fusion(for: config) != nil ? config : untrained(config, trained: trained)
+    }
+
+    /// How a trained model's candidate is decided: fused with the acoustic
+    /// verifier's measurements (`FusionCalibration.fitted`) when the
+    /// verifier is on and no `[wake] trained_threshold` asks for the head
+    /// alone at a fixed score; nil: the head decides at its threshold.
+    package static func fusion(for config: EarsConfig) -> FusionCalibration? {
+        config.verifier && config.trainedThreshold == nil ? FusionCalibration.fitted : nil
     }
 
     /// `config` with only the phrases that `trained` does not hear: what the
@@ -113,8 +122,9 @@ package enum EngineFactory {
     package static func engines(for config: EarsConfig) throws(TranscriberError) -> Engines {
         let found = try TrainedModels.load(for: config)
         guard !found.isEmpty else { return .acoustic(try make(for: config)) }
+        // Fused, the head proposes at the fitted (lower) score and the fused score decides.
         let neural = try NeuralTranscriber(embedder: try OpenWakeWordEmbedder.locate(), models: found.map(\.model),
-                                           thresholdOverride: config.trainedThreshold,
+                                           thresholdOverride: config.trainedThreshold ?? fusion(for: config)?.headThreshold,
                                            modelName: found.map(\.path).joined(separator: ", "))
         let rest = untrained(config, trained: neural)
         guard !rest.phrases.isEmpty else { return .trained(neural) }

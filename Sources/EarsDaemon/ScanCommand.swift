@@ -20,8 +20,11 @@ import EarsFiles
 /// says what was in front of and behind the engine (`noise_suppression`:
 /// `speexdsp -15 dB` or `off`; `verifier`: true or false). With
 /// `--candidates`, every candidate the verifier judged is one line
-/// `{"event":"candidate","file":F,"phrase":P,"t":T,"score":S,"competitor_wins":B,"accepted":B,<features>}`
-/// (numbers only; `bench/fit_verifier.py` fits the verifier on them). A file that cannot
+/// `{"event":"candidate","file":F,"phrase":P,"t":T,"score":S,"competitor_wins":B,"accepted":B,"route":R,<features>}`
+/// (numbers only; route `acoustic`: the verifier's features, which
+/// `bench/fit_verifier.py` fits the verifier on; route `trained`: a trained
+/// head's candidate with the fusion's features, which `bench/fit_fusion.py`
+/// fits the fusion on). A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
 /// others still run; the exit status is then 1.
 ///
@@ -176,8 +179,10 @@ package enum ScanCommand {
             ("score", JSONText.number(candidate.score, places: 4)),
             ("competitor_wins", candidate.competitorWins ? "true" : "false"),
             ("accepted", candidate.accepted ? "true" : "false"),
+            ("route", JSONText.string(candidate.trained ? "trained" : "acoustic")),
         ]
-        for (name, value) in zip(VerifierCalibration.featureNames, candidate.features) {
+        let names = candidate.trained ? FusionCalibration.featureNames : VerifierCalibration.featureNames
+        for (name, value) in zip(names, candidate.features) {
             fields.append((name, JSONText.number(value, places: 6)))
         }
         let evidence = candidate.evidence

@@ -15,18 +15,29 @@ package struct AudioAugmenter: Sendable {
     /// kHz) to build babble noise from; without it babble falls back to pink.
     /// Throws when sox is missing or fails.
     package func apply(_ augmentation: Augmentation, to samples: [Int16], babble: [[Int16]] = []) throws(SynthError) -> [Int16] {
-        guard !samples.isEmpty else { return samples }
-        var audio = samples
-        if augmentation.needsSoxEffects {
-            let raw = ["-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-r", String(Self.sampleRate), "-c", "1"]
-            // -V1: errors only (stderr is discarded anyway); -D: no dither, so
-            // the output depends on the input alone.
-            let output = try Subprocess.run(.sox, ["-V1", "-D"] + raw + ["-"] + raw + ["-"] + augmentation.soxEffectArguments,
-                                            input: PCMAudio.bytes(audio))
-            audio = PCMAudio.samples(output)
-        }
-        if augmentation.leadSeconds > 0 || augmentation.trailSeconds > 0 {
-            audio = Self.padded(Self.trimmed(audio), leadSamples: Self.samples(augmentation.leadSeconds),
+        try apply(augmentation, to: samples, then: [], babble: babble).samples
+    }
+
+    /// `samples`, then `continuation` (the same voice going on, dry; empty
+    /// for none) `augmentation.continuationGapSeconds` after the speech's
+    /// end, roughened as one clip: each part through the same sox effects,
+    /// both between the lead and the trail, gain and noise over the whole.
+    /// Returns the audio and the sample at which `samples`' speech ends in
+    /// it (the label's end; with no lead or trail, the audio's length).
+    package func apply(_ augmentation: Augmentation, to samples: [Int16], then continuation: [Int16],
+                       babble: [[Int16]] = []) throws(SynthError) -> (samples: [Int16], speechEndSample: Int) {
+        guard !samples.isEmpty else { return (samples, 0) }
+        var audio = try soxEffects(augmentation, on: samples)
+        var speechEnd = audio.count
+        if augmentation.leadSeconds > 0 || augmentation.trailSeconds > 0 || !continuation.isEmpty {
+            let speech = Self.trimmed(audio)
+            speechEnd = Self.samples(augmentation.leadSeconds) + speech.count
+            var following: [Int16] = []
+            if !continuation.isEmpty {
+                following = [Int16](repeating: 0, count: Self.samples(augmentation.continuationGapSeconds))
+                    + Self.trimmed(try soxEffects(augmentation, on: continuation))
+            }
+            audio = Self.padded(speech + following, leadSamples: Self.samples(augmentation.leadSeconds),
                                 trailSamples: Self.samples(augmentation.trailSeconds))
         }
         var floats = NoiseGenerator.gain(NoiseGenerator.float(audio), decibels: augmentation.gainDecibels)
@@ -35,7 +46,19 @@ package struct AudioAugmenter: Sendable {
             let noise = generator.noise(kind, count: floats.count, speech: babble)
             floats = NoiseGenerator.mix(speech: floats, noise: noise, snrDecibels: augmentation.signalToNoiseDecibels)
         }
-        return NoiseGenerator.int16(floats)
+        return (NoiseGenerator.int16(floats), speechEnd)
+    }
+
+    /// `samples` through `augmentation`'s tempo, pitch and reverb (one sox
+    /// run over pipes), unchanged when it has none.
+    private func soxEffects(_ augmentation: Augmentation, on samples: [Int16]) throws(SynthError) -> [Int16] {
+        guard augmentation.needsSoxEffects, !samples.isEmpty else { return samples }
+        let raw = ["-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-r", String(Self.sampleRate), "-c", "1"]
+        // -V1: errors only (stderr is discarded anyway); -D: no dither, so
+        // the output depends on the input alone.
+        let output = try Subprocess.run(.sox, ["-V1", "-D"] + raw + ["-"] + raw + ["-"] + augmentation.soxEffectArguments,
+                                        input: PCMAudio.bytes(samples))
+        return PCMAudio.samples(output)
     }
 
     /// Samples below this fraction of the clip's peak at either end count as

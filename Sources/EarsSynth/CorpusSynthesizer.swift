@@ -35,17 +35,27 @@ package final class CorpusSynthesizer: Sendable {
         self.workers = max(1, workers)
     }
 
+    /// One clip as synthesized and augmented.
+    package struct Clip: Sendable, Equatable {
+        /// 16 kHz mono.
+        package var samples: [Int16]
+        /// Where the clip's own text ends in `samples` (before any
+        /// continuation and trail); nil for noise alone.
+        package var speechEndSample: Int?
+    }
+
     /// The augmented audio of every clip, in the order of `clips` (16 kHz
-    /// mono). `progress(done, total)` is called after each clip, serialized,
+    /// mono), each with its continuation (`TrainingClip.continuation`, said
+    /// by the same voice) and where its own speech ends. `progress(done, total)` is called after each clip, serialized,
     /// `done` rising by one each time (from worker threads). `isCancelled` is
     /// checked before each clip; when it answers true the run stops and
     /// throws `.cancelled`. The first failure stops the run and is thrown.
     package func synthesize(_ clips: [TrainingClip],
                            progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
-                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SynthError) -> [[Int16]] {
+                           isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SynthError) -> [Clip] {
         let sources = Array(clips.filter { $0.role == .negative(.otherSpeech) }.prefix(Self.babbleSources))
         let dry = try run(sources, progress: { _, _ in }, isCancelled: isCancelled) { batch throws(SynthError) in
-            try self.say(batch)
+            try self.say(batch).map(\.speech)
         }
         var dryByIndex: [Int: [Int16]] = [:]
         for (clip, samples) in zip(sources, dry) { dryByIndex[clip.index] = samples }
@@ -53,29 +63,46 @@ package final class CorpusSynthesizer: Sendable {
         let cached = dryByIndex
         return try run(clips, progress: progress, isCancelled: isCancelled) { batch throws(SynthError) in
             let fresh = batch.filter { cached[$0.index] == nil && $0.role != .negative(.noiseOnly) }
-            var said: [Int: [Int16]] = [:]
+            var said: [Int: (speech: [Int16], continuation: [Int16])] = [:]
             for (clip, samples) in zip(fresh, try self.say(fresh)) { said[clip.index] = samples }
-            var results: [[Int16]] = []
+            var results: [Clip] = []
             for clip in batch {
                 if clip.role == .negative(.noiseOnly) {
-                    results.append(self.augmenter.noiseOnly(seconds: clip.noiseSeconds, augmentation: clip.augmentation, babble: babble))
+                    results.append(Clip(samples: self.augmenter.noiseOnly(seconds: clip.noiseSeconds, augmentation: clip.augmentation,
+                                                                          babble: babble), speechEndSample: nil))
                 } else {
-                    let speech = cached[clip.index] ?? said[clip.index] ?? []
-                    results.append(try self.augmenter.apply(clip.augmentation, to: speech, babble: babble))
+                    let speech = cached[clip.index] ?? said[clip.index]?.speech ?? []
+                    let (samples, end) = try self.augmenter.apply(clip.augmentation, to: speech,
+                                                                  then: said[clip.index]?.continuation ?? [], babble: babble)
+                    results.append(Clip(samples: samples, speechEndSample: end))
                 }
             }
             return results
         }
     }
 
-    /// The clips' dry speech, in order (empty for a clip without voice or text).
-    private func say(_ clips: [TrainingClip]) throws(SynthError) -> [[Int16]] {
-        let speaking = clips.filter { $0.voice != nil && !$0.text.isEmpty }
-        var said: [Int: [Int16]] = [:]
-        for (clip, samples) in zip(speaking, try synthesizer.say(speaking.map { ($0.text, $0.voice!) })) {
-            said[clip.index] = samples
+    /// The clips' dry speech and continuations, in order (empty for a
+    /// clip without voice or text, or without continuation). One batch to
+    /// the synthesizer: a festival batch starts festival once.
+    private func say(_ clips: [TrainingClip]) throws(SynthError) -> [(speech: [Int16], continuation: [Int16])] {
+        var requests: [(text: String, voice: SynthVoice)] = []
+        var places: [(speech: Int?, continuation: Int?)] = []
+        for clip in clips {
+            guard let voice = clip.voice, !clip.text.isEmpty else {
+                places.append((nil, nil))
+                continue
+            }
+            requests.append((clip.text, voice))
+            let speech = requests.count - 1
+            var continuation: Int?
+            if !clip.continuation.isEmpty {
+                requests.append((clip.continuation, voice))
+                continuation = requests.count - 1
+            }
+            places.append((speech, continuation))
         }
-        return clips.map { said[$0.index] ?? [] }
+        let said = try synthesizer.say(requests)
+        return places.map { place in (place.speech.map { said[$0] } ?? [], place.continuation.map { said[$0] } ?? []) }
     }
 
     /// Work units over `clips` (positions in it): festival clips in runs of
@@ -99,24 +126,24 @@ package final class CorpusSynthesizer: Sendable {
     }
 
     /// Shared state of one run: the next work unit to take, the results so far, the first error.
-    private struct RunState {
+    private struct RunState<Result> {
         /// The next work unit to hand out.
         var next = 0
         /// Clips finished so far.
         var done = 0
-        /// Each clip's audio once finished, by position.
-        var results: [[Int16]?]
+        /// Each clip's result once finished, by position.
+        var results: [Result?]
         /// The first failure (or cancellation); no unit is handed out after it.
         var failure: SynthError?
     }
 
     /// `work` over `clips` in `batches(clips)` on `workers` threads, results in clip order.
-    private func run(_ clips: [TrainingClip], progress: @escaping @Sendable (Int, Int) -> Void,
-                     isCancelled: @escaping @Sendable () -> Bool,
-                     work: @escaping @Sendable ([TrainingClip]) throws(SynthError) -> [[Int16]]) throws(SynthError) -> [[Int16]] {
+    private func run<Result: Sendable>(_ clips: [TrainingClip], progress: @escaping @Sendable (Int, Int) -> Void,
+                                       isCancelled: @escaping @Sendable () -> Bool,
+                                       work: @escaping @Sendable ([TrainingClip]) throws(SynthError) -> [Result]) throws(SynthError) -> [Result] {
         guard !clips.isEmpty else { return [] }
         let units = Self.batches(clips)
-        let state = Mutex(RunState(results: Array(repeating: nil, count: clips.count)))
+        let state = Mutex(RunState<Result>(results: Array(repeating: nil, count: clips.count)))
         let group = DispatchGroup()
         for _ in 0..<min(workers, units.count) {
             DispatchQueue.global().async(group: group) {
@@ -152,6 +179,6 @@ package final class CorpusSynthesizer: Sendable {
         group.wait()
         let final = state.withLock { $0 }
         if let failure = final.failure { throw failure }
-        return final.results.map { $0 ?? [] }
+        return final.results.compactMap { $0 }
     }
 }

@@ -90,6 +90,31 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(positives.contains("hey, cordelia") && positives.contains("hey cordelia?"))
     }
 
+    @Test("about half of the phrase's clips and its sound-alikes go on with a few fortune words after a short gap; other speech never does")
+    func continuations() throws {
+        let plan = try plan(positives: 400)
+        let positives = plan.clips.filter { $0.role == .positive }
+        let continued = positives.filter { !$0.continuation.isEmpty }
+        let share = Double(continued.count) / Double(positives.count)
+        #expect(abs(share - TrainingPlan.continuationShare) < 0.1, "\(continued.count) of \(positives.count)")
+        for clip in continued {
+            let words = clip.continuation.split(separator: " ").count
+            #expect(TrainingPlan.continuationWords.contains(words) || words < TrainingPlan.continuationWords.lowerBound,
+                    "\(clip.continuation)")
+            #expect(TrainingPlan.continuationGapSeconds.contains(clip.augmentation.continuationGapSeconds))
+            #expect(!clip.continuation.lowercased().contains("cordelia"))
+        }
+        #expect(plan.clips.contains { $0.role == .negative(.soundAlike) && !$0.continuation.isEmpty })
+        #expect(!plan.clips.contains { $0.role == .negative(.otherSpeech) && !$0.continuation.isEmpty })
+        #expect(!plan.clips.contains { $0.role == .negative(.noiseOnly) && !$0.continuation.isEmpty })
+    }
+
+    @Test("a Korean phrase is never followed by English words")
+    func koreanHasNoContinuation() throws {
+        let plan = try plan("코델리아 피파", language: "ko")
+        #expect(!plan.clips.contains { !$0.continuation.isEmpty })
+    }
+
     @Test("a one-word phrase has no word-alone or word-in-sentence negatives (they would be the phrase)")
     func oneWordPhrase() throws {
         let plan = try plan("cordelia")

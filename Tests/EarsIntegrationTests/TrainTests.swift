@@ -157,6 +157,58 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(summary["verifier"] as? Bool == false, "the trained model alone should hear the phrase: \(summary)")
     }
 
+    @Test("ears scan with the trained model, at its defaults, wakes on the phrase said under 10 dB of babble (three other talkers)")
+    func theTrainedModelWakesInBabble() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-babble")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/clean.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        try Speech.withBabble(dir + "/clean.wav", talkers: [("the weather will be fine all week long", "awb"),
+                                                            ("please pass me the salt and the pepper", "slt"),
+                                                            ("we should leave before the traffic gets bad", "rms")],
+                              snr: 10, to: dir + "/babble.wav")
+        let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
+                                                 dir + "/babble.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.count == 1 && wakes.first?["phrase"] as? String == "hey cordelia", "\(result.stdout)")
+        #expect((wakes.first?["t"] as? Double ?? 0) >= 1.5, "\(wakes)")
+        #expect(Speech.events(result.stdout, "summary").first?["trained"] as? [String] == ["hey cordelia"], "\(result.stdout)")
+    }
+
+    @Test("\"hey cornelia, nice to see you\" does not wake the trained \"hey cordelia\" at its defaults")
+    func aNearMissSentenceDoesNotWakeTheTrainedModel() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-near-miss")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for voice in ["kal16", "awb", "rms", "slt"] {
+            try Speech.wav("hey cornelia, nice to see you", voice: voice, at: dir + "/\(voice).wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        }
+        let files = ["kal16", "awb", "rms", "slt"].map { dir + "/\($0).wav" }
+        let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia"] + files)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Speech.events(result.stdout, "wake").isEmpty, "\(result.stdout)")
+        #expect(Speech.events(result.stdout, "no_wake").count == 4, "\(result.stdout)")
+    }
+
+    @Test("beside a trained phrase, a phrase without a model still wakes through the acoustic route")
+    func aPhraseWithoutAModelKeepsTheAcousticRoute() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-acoustic")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("hey jarvis", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory,
+                                                 "--phrase", "hey cordelia", "--phrase", "hey jarvis", dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.count == 1 && wakes.first?["phrase"] as? String == "hey jarvis", "\(result.stdout)")
+        let summary = try #require(Speech.events(result.stdout, "summary").first)
+        #expect(summary["trained"] as? [String] == ["hey cordelia"], "\(summary)")
+    }
+
     @Test("a cut-short model file makes ears scan exit 1 with a sentence naming the file and ears train")
     func aCorruptModelIsAnErrorNamingTheFile() throws {
         let run = try trainedRun.get()

@@ -62,6 +62,15 @@ import Testing
         #expect(once == twice)
         #expect(Double(once.count) > Double(dry.count) * 1.1, "tempo 0.85 lengthens: \(dry.count) → \(once.count)")
         #expect(try augmenter.apply(.none, to: dry) == dry)
+        // With a continuation: the speech's end is where the phrase stops, the rest follows after the gap.
+        var going = slower
+        going.leadSeconds = 1
+        going.trailSeconds = 0.5
+        going.continuationGapSeconds = 0.2
+        let (alone, aloneEnd) = try augmenter.apply(going, to: dry, then: [])
+        let (continued, end) = try augmenter.apply(going, to: dry, then: dry)
+        #expect(end == aloneEnd && alone.count - aloneEnd == 8_000, "the phrase ends 0.5 s before a clip without continuation")
+        #expect(continued.count > alone.count + 3_200 + Int(Double(dry.count) * 0.8), "\(alone.count) → \(continued.count)")
         let noiseOnly = augmenter.noiseOnly(seconds: 1.5, augmentation: Augmentation(noise: .brown, noiseSeed: 2))
         #expect(noiseOnly.count == 24000 && noiseOnly.contains { $0 != 0 })
     }
@@ -144,7 +153,14 @@ import Testing
         let one = try CorpusSynthesizer(synthesizer: synthesizer, workers: 1).synthesize(plan.clips)
         let differing = plan.clips.indices.filter { two[$0] != one[$0] }.map { "\(plan.clips[$0].role.name) \(plan.clips[$0].voice?.id ?? "-")" }
         #expect(differing.isEmpty, "clips differ between 1 and 2 workers: \(differing)")
-        #expect(two.count == plan.clips.count && two.allSatisfy { !$0.isEmpty })
+        #expect(two.count == plan.clips.count && two.allSatisfy { !$0.samples.isEmpty })
+        // A clip with a continuation ends its own speech well before its audio does.
+        for (clip, said) in zip(plan.clips, two) where !clip.continuation.isEmpty {
+            let end = try #require(said.speechEndSample)
+            let trail = Int(clip.augmentation.trailSeconds * 16_000)
+            #expect(end < said.samples.count - trail - 1_600, "\(clip.text) + \(clip.continuation): ends at \(end) of \(said.samples.count)")
+        }
+        #expect(plan.clips.contains { !$0.continuation.isEmpty }, "the plan made no continuation to check")
         #expect(seen.withLock { $0 } == Array(1...plan.clips.count))
         #expect(throws: SynthError.cancelled) {
             try CorpusSynthesizer(synthesizer: synthesizer).synthesize(plan.clips, isCancelled: { true })

@@ -51,6 +51,9 @@ package struct Augmentation: Sendable, Hashable {
     /// Seconds of quiet put after the speech, so the speech ends exactly
     /// `trailSeconds` before the clip does (where the positives are labelled).
     package var trailSeconds = 0.0
+    /// Seconds of quiet between the speech and its clip's continuation
+    /// (`TrainingClip.continuation`); unused without one.
+    package var continuationGapSeconds = 0.0
 
     /// No change at all.
     package static let none = Augmentation()

@@ -59,10 +59,15 @@ package struct TrainingClip: Sendable, Hashable {
     package var split: Split
     /// Length of a noise-only clip in seconds; 0 for speech clips (their length is the speech's).
     package var noiseSeconds: Double
+    /// Words said by the same voice right after `text`
+    /// (`Augmentation.continuationGapSeconds` later), as a person goes on
+    /// after the phrase ("hey cordelia, turn the lights off"); empty for
+    /// none. The clip's labelled end stays the end of `text`. Never logged.
+    package var continuation: String
 
     /// A clip as given.
     package init(index: Int, role: Role, text: String, voice: SynthVoice?, augmentation: Augmentation,
-                split: Split, noiseSeconds: Double = 0) {
+                split: Split, noiseSeconds: Double = 0, continuation: String = "") {
         self.index = index
         self.role = role
         self.text = text
@@ -70,5 +75,6 @@ package struct TrainingClip: Sendable, Hashable {
         self.augmentation = augmentation
         self.split = split
         self.noiseSeconds = noiseSeconds
+        self.continuation = continuation
     }
 }

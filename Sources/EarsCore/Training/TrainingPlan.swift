@@ -41,6 +41,18 @@ package struct TrainingPlan: Sendable, Equatable {
     package static let koreanWordCarriers = ["오늘 {} 봤어?", "{} 아직 안 왔어", "{}한테 말해 줘",
                                             "나는 {} 얘기를 했어", "{} 어디 있어?", "{}, 이리 와"]
 
+    /// Share of the phrase's clips (and of its sound-alikes and words
+    /// alone) said with a continuation: a person goes on talking right after
+    /// the phrase ("hey jarvis, turn the lights on"), so the windows a head
+    /// must wake on usually hold the next words' start, not quiet. Heads
+    /// trained only on the phrase before quiet missed most calls followed by
+    /// a command (docs/training.md).
+    package static let continuationShare = 0.5
+    /// Words of a fortune said as a continuation.
+    package static let continuationWords: ClosedRange<Int> = 2...6
+    /// Quiet between the phrase and its continuation, in seconds.
+    package static let continuationGapSeconds: ClosedRange<Double> = 0.05...0.4
+
     /// The phrase, folded (lowercase, single spaces).
     package let phrase: String
     /// "en" or "ko".
@@ -85,24 +97,33 @@ package struct TrainingPlan: Sendable, Equatable {
         let carriers = language == "ko" ? Self.koreanWordCarriers : Self.wordCarriers
         let distinctWords = words.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
 
+        // Continuations are English fortune words: only English voices say them well.
+        let continuations = language == "en" ? fortuneTexts : []
+
         var clips: [TrainingClip] = []
-        func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, text: (inout SeededGenerator) -> String) {
+        func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
+                 text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
                 let voice = pools.voice(in: split, using: &clipGenerator)
                 let said = text(&clipGenerator)
-                let augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
+                var augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
+                var continuation = ""
+                if continues, !continuations.isEmpty, clipGenerator.unit() < Self.continuationShare {
+                    continuation = Self.continuation(of: clipGenerator.pick(continuations), using: &clipGenerator)
+                    augmentation.continuationGapSeconds = (clipGenerator.double(in: Self.continuationGapSeconds) * 100).rounded() / 100
+                }
                 clips.append(TrainingClip(index: clips.count, role: role, text: said, voice: voice,
-                                          augmentation: augmentation, split: split))
+                                          augmentation: augmentation, split: split, continuation: continuation))
             }
         }
-        add(.positive, count: budget.positives, pools: pools) { Self.styled(words, using: &$0) }
+        add(.positive, count: budget.positives, pools: pools, continues: true) { Self.styled(words, using: &$0) }
         if !alikeTexts.isEmpty {
-            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools) { $0.pick(alikeTexts) }
+            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools, continues: true) { $0.pick(alikeTexts) }
         }
         if several {
-            add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools) {
+            add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools, continues: true) {
                 $0.pick(distinctWords) + $0.pick(["", ".", "!", "?"])
             }
             add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools) {
@@ -136,6 +157,15 @@ package struct TrainingPlan: Sendable, Equatable {
             styles += [head + ", " + tail, head + ", " + tail + "!", head + "... " + tail]
         }
         return generator.pick(styles)
+    }
+
+    /// The first few words (`continuationWords`) of a cleaned fortune, as
+    /// the words that follow a phrase.
+    static func continuation(of fortune: String, using generator: inout SeededGenerator) -> String {
+        let words = fortune.split(separator: " ")
+        let count = Self.continuationWords.lowerBound
+            + generator.index(below: Self.continuationWords.upperBound - Self.continuationWords.lowerBound + 1)
+        return words.prefix(count).joined(separator: " ")
     }
 
     /// A fortune as one line to say: attribution lines ("-- Someone") and

@@ -19,7 +19,8 @@ package final class WakeJudge {
         package var phrase: String
         /// Audio time of the candidate's end, seconds since the stream began.
         package var audioSeconds: Double
-        /// `VerifierCalibration.featureNames` values.
+        /// `VerifierCalibration.featureNames` values, or for a trained
+        /// model's candidate `FusionCalibration.featureNames` values.
         package var features: [Double]
         /// Calibrated score, 0…1.
         package var score: Double
@@ -29,6 +30,8 @@ package final class WakeJudge {
         package var accepted: Bool
         /// The measurements the features were computed from.
         package var evidence: VerifierEvidence
+        /// Whether a trained model's head proposed it (its features are the fusion's).
+        package var trained = false
     }
 
     /// The detector (text matching over the engine's pieces).
@@ -40,17 +43,21 @@ package final class WakeJudge {
     private let threshold: Double
     private let onCandidate: ((Candidate) -> Void)?
     private let contestTrained: Bool
+    private let fusion: FusionCalibration?
 
     /// A judge over `detector`, with `verifier` (nil: every candidate wakes)
     /// at `threshold` on `calibration`'s score. `onCandidate` sees every
     /// verified candidate (the `ears scan --candidates` output).
     /// `contestTrained`: whether a trained model's detection is refused when
     /// the verifier's sound-alike contest picks a neighbour of the phrase
-    /// (`[wake] trained_contest`); otherwise the model alone decides.
+    /// (`[wake] trained_contest`). `fusion`, with a verifier: a trained
+    /// model's candidate wakes on the fused score of its head and the
+    /// verifier (`FusionCalibration`); nil: the head's score decides.
     package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
-                onCandidate: ((Candidate) -> Void)? = nil) {
+                fusion: FusionCalibration? = nil, onCandidate: ((Candidate) -> Void)? = nil) {
         self.contestTrained = contestTrained
+        self.fusion = fusion
         self.detector = detector
         self.verifier = verifier
         self.threshold = threshold
@@ -68,15 +75,27 @@ package final class WakeJudge {
         let before = detector
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
-            // The phrase's own trained model found it: its score decides,
-            // unless the sound-alike contest says a neighbour was said.
+            // The phrase's own trained model found it: its score decides
+            // (fused with the verifier's measurements when fitted), unless
+            // the sound-alike contest says a neighbour was said.
             wake.score = trainedScore
-            guard contestTrained, let verifier else { return wake }
-            guard let evidence = verifier.measure(phrase: wake.phrase, audio: window(of: piece, ear: ear), decided: { _ in true }),
-                  evidence.competitorWins else { return wake }
-            detector = before
-            refused += 1
-            return nil
+            guard let verifier, contestTrained || fusion != nil || onCandidate != nil else { return wake }
+            // The fusion does not use the transcript: the costliest measurement is skipped.
+            guard let evidence = verifier.measure(phrase: wake.phrase, audio: window(of: piece, ear: ear), decided: { _ in true }) else {
+                return wake
+            }
+            let features = FusionCalibration.features(evidence, headScore: trainedScore)
+            let score = fusion?.score(features) ?? trainedScore
+            let accepted = !(contestTrained && evidence.competitorWins) && score >= (fusion?.threshold ?? 0)
+            onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
+                                   competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true))
+            guard accepted else {
+                detector = before
+                refused += 1
+                return nil
+            }
+            wake.score = score
+            return wake
         }
         guard let verifier else { return wake }
         let audio = window(of: piece, ear: ear)

@@ -98,12 +98,10 @@ final class PhraseTrainer {
         note("plan: \(clips.count) clips (\(clips.filter { $0.role == .positive }.count) of the phrase), "
             + "voices held out: \(plan.speakers[.heldOut]?.joined(separator: ", ") ?? "none")")
 
-        // Joined at once, so the synthesized audio (hundreds of MB) is not
-        // kept alive beside its joined copy while the front end runs.
-        let streams = NegativeStreams.join(clips, audio: try synthesize(clips), seed: settings.seed)
+        let (streams, continuedEnds) = try synthesizeJoined(clips)
         note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
         let frontEnd = try probeFrontEnd()
-        let features = try listen(clips: streams.clips, audio: streams.audio)
+        let features = try listen(clips: streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
         note("heard them through the front end by \(Self.seconds(since: started)) s")
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
 
@@ -206,8 +204,24 @@ final class PhraseTrainer {
         }
     }
 
+    /// The clips' audio with other speech joined into running speech
+    /// (`NegativeStreams`), and where the speech of each clip with a
+    /// continuation ends, by clip index (the others end `trailSeconds`
+    /// before their audio does). Joined here, so the synthesized audio
+    /// (hundreds of MB) is not kept alive beside its joined copy while the
+    /// front end runs.
+    private func synthesizeJoined(_ clips: [TrainingClip]) throws(Failure)
+        -> (streams: (clips: [TrainingClip], audio: [[Int16]]), continuedEnds: [Int: Int]) {
+        let said = try synthesize(clips)
+        var continuedEnds: [Int: Int] = [:]
+        for (clip, result) in zip(clips, said) where !clip.continuation.isEmpty {
+            continuedEnds[clip.index] = result.speechEndSample
+        }
+        return (NegativeStreams.join(clips, audio: said.map(\.samples), seed: settings.seed), continuedEnds)
+    }
+
     /// The clips' audio, in plan order.
-    private func synthesize(_ clips: [TrainingClip]) throws(Failure) -> [[Int16]] {
+    private func synthesize(_ clips: [TrainingClip]) throws(Failure) -> [CorpusSynthesizer.Clip] {
         do throws(SynthError) {
             let synthesizer = try SpeechSynthesizer()
             let corpus = CorpusSynthesizer(synthesizer: synthesizer)
@@ -232,7 +246,7 @@ final class PhraseTrainer {
 
     /// Every clip through the front end, on one thread per core (each with
     /// its own ONNX sessions); the audio is dropped clip by clip as it is heard.
-    private func listen(clips: [TrainingClip], audio: [[Int16]]) throws(Failure) -> [ClipFeatures] {
+    private func listen(clips: [TrainingClip], audio: [[Int16]], continuedEnds: [Int: Int]) throws(Failure) -> [ClipFeatures] {
         let workers = CorpusSynthesizer.defaultWorkers
         let results = Mutex<[ClipFeatures?]>(Array(repeating: nil, count: clips.count))
         let failure = Mutex<String?>(nil)
@@ -255,7 +269,7 @@ final class PhraseTrainer {
                 do throws(TranscriberError) {
                     let embeddings = try embedder.embeddings(ofClip: samples)
                     let hasSpeech = clip.role != .negative(.noiseOnly) && clip.augmentation.trailSeconds > 0
-                    let end = hasSpeech ? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
+                    let end = hasSpeech ? continuedEnds[clip.index] ?? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
                     let features = ClipFeatures(role: clip.role, split: clip.split, augmentation: clip.augmentation,
                                                 embeddings: embeddings, speechEndSample: end,
                                                 seconds: Double(samples.count) / Double(AudioFormat.sampleRate))

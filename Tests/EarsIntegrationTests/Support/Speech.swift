@@ -56,6 +56,30 @@ enum Speech {
         guard mixed.status == 0 else { throw SpeechError(detail: "sox could not mix: \(mixed.stderr)") }
     }
 
+    /// `speech` under babble at `snr` dB: `talkers` (text and flite voice)
+    /// each said, padded to the speech's length, summed, and mixed in as
+    /// `withPinkNoise` mixes its noise. Several people talking at once, as a
+    /// room with a television or a party gives.
+    static func withBabble(_ speech: String, talkers: [(text: String, voice: String)], snr: Double, to out: String) throws {
+        let seconds = try duration(of: speech)
+        var parts: [String] = []
+        defer { for part in parts { try? FileManager.default.removeItem(atPath: part) } }
+        for (index, talker) in talkers.enumerated() {
+            let said = out + ".talker\(index).wav", fitted = out + ".fitted\(index).wav"
+            parts += [said, fitted]
+            try wav(talker.text, voice: talker.voice, at: said, leadSeconds: 0.1 * Double(index), tailSeconds: seconds)
+            let trimmed = try runCommand("/usr/bin/sox", [said, fitted, "trim", "0", "\(seconds)"])
+            guard trimmed.status == 0 else { throw SpeechError(detail: "sox could not trim: \(trimmed.stderr)") }
+        }
+        let babble = out + ".babble.wav"
+        parts.append(babble)
+        let summed = try runCommand("/usr/bin/sox", ["-m"] + parts.filter { $0.contains(".fitted") } + [babble])
+        guard summed.status == 0 else { throw SpeechError(detail: "sox could not sum the talkers: \(summed.stderr)") }
+        let gain = try rms(speech) / (try rms(babble) * pow(10, snr / 20))
+        let mixed = try runCommand("/usr/bin/sox", ["-m", "-v", "1", speech, "-v", "\(gain)", babble, out])
+        guard mixed.status == 0 else { throw SpeechError(detail: "sox could not mix: \(mixed.stderr)") }
+    }
+
     /// The JSON lines of `output` whose `event` is `event`.
     static func events(_ output: String, _ event: String) -> [[String: Any]] {
         output.split(separator: "\n").compactMap { line in
