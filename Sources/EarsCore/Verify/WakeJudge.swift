@@ -87,15 +87,9 @@ package final class WakeJudge {
             let features = FusionCalibration.features(evidence, headScore: trainedScore)
             let score = fusion?.score(features) ?? trainedScore
             let accepted = !(contestTrained && evidence.competitorWins) && score >= (fusion?.threshold ?? 0)
-            onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
-                                   competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true))
-            guard accepted else {
-                detector = before
-                refused += 1
-                return nil
-            }
-            wake.score = score
-            return wake
+            return settle(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
+                                    competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
+                          wake: wake, detectorBefore: before)
         }
         guard let verifier else { return wake }
         let audio = window(of: piece, ear: ear)
@@ -110,15 +104,23 @@ package final class WakeJudge {
         let features = VerifierCalibration.features(evidence, spotScore: piece.spotScore)
         let score = calibration.score(features)
         let accepted = score >= threshold && !evidence.competitorWins
-        onCandidate?(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
-                               competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence))
-        guard accepted else {
-            detector = before
+        return settle(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
+                                competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence),
+                      wake: wake, detectorBefore: before)
+    }
+
+    /// Reports `candidate` to `onCandidate`, then wakes with its score, or
+    /// refuses it: counted, and the detector put back to `detectorBefore`.
+    private func settle(_ candidate: Candidate, wake: WakeEvent, detectorBefore: WakeDetector) -> WakeEvent? {
+        onCandidate?(candidate)
+        guard candidate.accepted else {
+            detector = detectorBefore
             refused += 1
             return nil
         }
-        wake.score = score
-        return wake
+        var woken = wake
+        woken.score = candidate.score
+        return woken
     }
 
     /// What the engine heard around `piece`: from `leadSeconds` before its
