@@ -33,7 +33,7 @@ package enum ConfigFlags {
         FlagSpec("--trained-models", "on|off", "hear phrases with their ears train models (default on)"),
         FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)"),
         FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)"),
-        FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default on)"),
+        FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)"),
     ]
 
     /// The configuration key whose range a number flag shares.

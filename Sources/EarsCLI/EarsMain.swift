@@ -49,7 +49,7 @@ package enum EarsMain {
       --trained-models on|off  hear phrases with their ears train models (default on)
       --models-dir DIR   where trained models live (default: the state directory)
       --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
-      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default on)
+      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default off)
     """
 
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
