@@ -5,15 +5,9 @@ import Testing
 /// Issue 20's one decision from two experts: the fusion's arithmetic on fixed
 /// inputs, and the judge deciding a trained model's candidate with it.
 @Suite struct FusionCalibrationTests {
-    private func evidence(phrase: Double = -900, loop: Double = -1000, competitor: Double? = nil,
-                          phones: Double = 0.8, seconds: Double = 0.8, expected: Double = 0.8) -> VerifierEvidence {
-        VerifierEvidence(frames: 100, phraseScore: phrase, loopScore: loop, competitorScore: competitor,
-                         phoneMatch: phones, phraseSeconds: seconds, expectedSeconds: expected)
-    }
-
     @Test("features are the head's log-odds, then the verifier's per-frame ratios, phone match and log duration ratio")
     func featuresAreInTheirDocumentedOrder() {
-        let features = FusionCalibration.features(evidence(competitor: -950, seconds: 1.6), headScore: 0.75)
+        let features = FusionCalibration.features(verifierEvidence(competitor: -950, seconds: 1.6), headScore: 0.75)
         #expect(FusionCalibration.featureNames == ["head", "llr", "margin", "phones", "duration"])
         #expect(abs(features[0] - log(3.0)) < 1e-9)  // ln(0.75 / 0.25)
         #expect(abs(features[1] - 1.0) < 1e-9)       // (−900 − −1000) / 100
@@ -24,16 +18,16 @@ import Testing
 
     @Test("a head score of exactly 0 or 1 and a phrase path never found stay finite and clamped")
     func extremesAreClamped() {
-        let sure = FusionCalibration.features(evidence(phrase: -.infinity, seconds: 0), headScore: 1)
+        let sure = FusionCalibration.features(verifierEvidence(phrase: -.infinity, seconds: 0), headScore: 1)
         #expect(abs(sure[0] - log(0.9999 / 0.0001)) < 1e-6)
         #expect(sure[1] == -FusionCalibration.featureLimit && sure[4] == FusionCalibration.featureLimit)
-        #expect(FusionCalibration.features(evidence(), headScore: 0)[0] < -9)
+        #expect(FusionCalibration.features(verifierEvidence(), headScore: 0)[0] < -9)
     }
 
     @Test("the fused score is the logistic of the weighted sum; the head alone gives back the head's score")
     func theScoreIsLogistic() {
         let headAlone = FusionCalibration(bias: 0, weights: [1, 0, 0, 0, 0], threshold: 0.5, headThreshold: 0.3)
-        let features = FusionCalibration.features(evidence(), headScore: 0.8)
+        let features = FusionCalibration.features(verifierEvidence(), headScore: 0.8)
         #expect(abs(headAlone.score(features) - 0.8) < 1e-9)
         let both = FusionCalibration(bias: -1, weights: [0.5, 2, 0, 0, 0], threshold: 0.5, headThreshold: 0.3)
         // −1 + 0.5 ln 4 + 2 × 1 = 1.693…

@@ -4,15 +4,9 @@ import Testing
 
 /// The verifier's arithmetic and the judge around it, without an engine.
 @Suite struct VerifierTests {
-    private func evidence(phrase: Double = -900, loop: Double = -1000, competitor: Double? = nil,
-                          phones: Double = 0.8, seconds: Double = 0.8, expected: Double = 0.8) -> VerifierEvidence {
-        VerifierEvidence(frames: 100, phraseScore: phrase, loopScore: loop, competitorScore: competitor,
-                         phoneMatch: phones, phraseSeconds: seconds, expectedSeconds: expected)
-    }
-
     @Test("features are per-frame ratios, the phone match and the log duration ratio, in order")
     func featuresAreComputedInTheirDocumentedOrder() {
-        var measured = evidence(competitor: -950, seconds: 1.6)
+        var measured = verifierEvidence(competitor: -950, seconds: 1.6)
         measured.textMatch = 0.6
         let features = VerifierCalibration.features(measured, spotScore: 0.3)
         #expect(VerifierCalibration.featureNames == ["spot", "llr", "margin", "phones", "text", "duration"])
@@ -27,7 +21,7 @@ import Testing
 
     @Test("a phrase path that was never found counts as the worst value, not as infinity")
     func aMissingPhrasePathIsClamped() {
-        let features = VerifierCalibration.features(evidence(phrase: -.infinity, seconds: 0), spotScore: nil)
+        let features = VerifierCalibration.features(verifierEvidence(phrase: -.infinity, seconds: 0), spotScore: nil)
         #expect(features[0] == 0)
         #expect(features[1] == -VerifierCalibration.featureLimit)
         #expect(features[5] == VerifierCalibration.featureLimit)
@@ -44,10 +38,10 @@ import Testing
     @Test("a sound-alike that explains the window better refuses the candidate whatever its score")
     func aWinningCompetitorRefuses() {
         let calibration = VerifierCalibration(bias: 10, weights: [0, 0, 0, 0, 0, 0])
-        let won = calibration.verdict(evidence(phrase: -900, competitor: -890), spotScore: nil, threshold: 0.5)
+        let won = calibration.verdict(verifierEvidence(phrase: -900, competitor: -890), spotScore: nil, threshold: 0.5)
         #expect(won.score > 0.99)
         #expect(!won.accepted)
-        let lost = calibration.verdict(evidence(phrase: -900, competitor: -910), spotScore: nil, threshold: 0.5)
+        let lost = calibration.verdict(verifierEvidence(phrase: -900, competitor: -910), spotScore: nil, threshold: 0.5)
         #expect(lost.accepted)
     }
 
@@ -55,13 +49,13 @@ import Testing
     func theTranscriptIsSkippedOnlyWhenItCannotMatter() {
         let calibration = VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 2, 0])
         // llr 1 → logit 1 + 2·text: accepted at 0.5 whatever the text.
-        #expect(calibration.decides(evidence(phrase: -900, loop: -1000), spotScore: nil, threshold: 0.5))
+        #expect(calibration.decides(verifierEvidence(phrase: -900, loop: -1000), spotScore: nil, threshold: 0.5))
         // llr −1 → logit −1 … +1: the transcript decides.
-        #expect(!calibration.decides(evidence(phrase: -1100, loop: -1000), spotScore: nil, threshold: 0.5))
+        #expect(!calibration.decides(verifierEvidence(phrase: -1100, loop: -1000), spotScore: nil, threshold: 0.5))
         // llr −5 → logit −5 … −3: refused whatever the text.
-        #expect(calibration.decides(evidence(phrase: -1500, loop: -1000), spotScore: nil, threshold: 0.5))
+        #expect(calibration.decides(verifierEvidence(phrase: -1500, loop: -1000), spotScore: nil, threshold: 0.5))
         // A winning sound-alike decides.
-        #expect(calibration.decides(evidence(phrase: -1100, loop: -1000, competitor: -1000), spotScore: nil, threshold: 0.5))
+        #expect(calibration.decides(verifierEvidence(phrase: -1100, loop: -1000, competitor: -1000), spotScore: nil, threshold: 0.5))
     }
 
     @Test("phone alignment is one minus edits over the expected phones")
