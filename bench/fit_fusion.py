@@ -24,13 +24,17 @@ whole engine held out:
    so the held-out engine's figures, printed last, are an honest estimate;
 4. writes Sources/EarsCore/Verify/FusionWeights.swift, naming this command.
 
-usage: bench/fit_fusion.py EARS --corpus DIR --streams DIR --models DIR
+usage: bench/fit_fusion.py EARS [--corpus DIR] [--streams DIR] [--models DIR]
+(`make fit-fusion`; by default the newest benchmark corpus under bench/out, its
+full-size streams and the newest trained models: run `make bench-wake` first)
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
 import datetime
+import glob
+import hashlib
 import json
 import os
 import subprocess
@@ -212,19 +216,40 @@ def describe(point: Point) -> str:
             f"{point.negative_hours:.2f} h ({point.false_wakes_per_hour:.2f}/h), {point.near_misses} near-miss sentences woke")
 
 
+def newest(pattern: str, exclude: str = "") -> str | None:
+    """The most recently changed path matching `pattern` (none containing `exclude`)."""
+    paths = [p for p in glob.glob(pattern) if not (exclude and exclude in p)]
+    return max(paths, key=os.path.getmtime) if paths else None
+
+
+def full_streams(corpus: str) -> str | None:
+    """The corpus' streams folder with the most calls (the full run's, not the quick share)."""
+    folders = [f for f in glob.glob(os.path.join(corpus, "streams-*")) if os.path.exists(os.path.join(f, "pos-clean.wav.json"))]
+    return max(folders, key=lambda f: len(json.load(open(os.path.join(f, "pos-clean.wav.json")))["files"]), default=None)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ears", help="the ears binary (release build)")
-    parser.add_argument("--corpus", required=True, help="the benchmark corpus (bench/out/wake-corpus-…)")
-    parser.add_argument("--streams", required=True, help="its full-size streams folder (…/streams-…)")
-    parser.add_argument("--models", required=True, help="the benchmark's trained models (bench/out/models-…)")
+    parser.add_argument("--corpus", help="the benchmark corpus (default: the newest bench/out/wake-corpus-…)")
+    parser.add_argument("--streams", help="its full-size streams folder (default: its streams-… with the most calls)")
+    parser.add_argument("--models", help="the benchmark's trained models (default: the newest bench/out/models-…)")
     parser.add_argument("--out", default=os.path.join(ROOT, "Sources/EarsCore/Verify/FusionWeights.swift"))
     parser.add_argument("--cache", default=os.path.join(ROOT, "bench/out/fusion"))
     args = parser.parse_args()
+    out = os.path.join(ROOT, "bench", "out")
+    args.corpus = args.corpus or newest(os.path.join(out, "wake-corpus-*"))
+    args.streams = args.streams or (full_streams(args.corpus) if args.corpus else None)
+    args.models = args.models or newest(os.path.join(out, "models-*"), exclude="models-none")
+    if not (args.corpus and args.streams and args.models):
+        parser.error("no benchmark corpus, streams or trained models under bench/out: run make bench-wake first")
     manifest = json.load(open(os.path.join(args.corpus, "manifest.json")))
     phrases = list(config.PHRASES)
-    candidates, negative_seconds, calls = collect(args.ears, args.streams, manifest, args.models, phrases,
-                                                  os.path.join(args.cache, os.path.basename(os.path.normpath(args.models))))
+    # Candidates are kept per models folder (named by its contents' digest) and ears binary.
+    with open(args.ears, "rb") as f:
+        binary = hashlib.sha256(f.read()).hexdigest()[:12]
+    kept = os.path.join(args.cache, f"{os.path.basename(os.path.normpath(args.models))}-ears-{binary}")
+    candidates, negative_seconds, calls = collect(args.ears, args.streams, manifest, args.models, phrases, kept)
     engines = {c.engine for c in candidates} | set(calls) | set(negative_seconds)
     fitted_on = engines - {HELD_OUT_ENGINE}
     train = [c for c in candidates if c.engine in fitted_on]

@@ -107,3 +107,12 @@ bench-unit-test: onnx-setup
 	if (cd bench && PYTHONPATH=$(CURDIR)/$(ONNX_PREFIX) $(PYTHON) -m unittest discover -s tests -t . -v) > $$log 2>&1; then \
 	  echo "bench-unit-test: $$(grep -E '^Ran [0-9]+ tests' $$log), OK"; \
 	else grep -E -A 30 '^(FAIL|ERROR):' $$log | head -n 80; tail -n 3 $$log; echo "bench-unit-test: failed; the whole log: $$log"; exit 1; fi
+
+## fit-fusion: fits the trained head's fusion with the acoustic verifier on the
+## benchmark's streams with festival held out (bench/fit_fusion.py; run make bench-wake
+## first) and rewrites Sources/EarsCore/Verify/FusionWeights.swift, naming the command.
+## Check the table it prints: the one fit so far did not beat the head alone
+## (docs/training.md), so FusionWeights.swift is committed unfitted.
+fit-fusion: release bench-setup
+	$(BENCH_PYTHON) bench/fit_fusion.py $(BUILD_DIR)/release/ears
+.PHONY: fit-fusion
