@@ -16,8 +16,9 @@ import Foundation // exp, log
 package struct FusionCalibration: Sendable, Equatable {
     /// Feature names, in the order of `weights`.
     package static let featureNames = ["head", "llr", "margin", "phones", "duration"]
-    /// Where each feature is clamped, so one wild number cannot dominate.
-    package static let featureLimit = 10.0
+    /// Where each feature is clamped, so one wild number cannot dominate
+    /// (the verifier's limit: its features are reused).
+    package static let featureLimit = VerifierCalibration.featureLimit
 
     /// Bias term.
     package let bias: Double
@@ -43,22 +44,15 @@ package struct FusionCalibration: Sendable, Equatable {
                             threshold: FusionWeights.threshold, headThreshold: FusionWeights.headThreshold)
         : nil
 
-    /// The features of a candidate, in `featureNames` order:
-    /// - head: the head's smoothed score as a log-odds, ln(s / (1 − s)),
-    ///   with s kept within 1e-4 of 0 and 1;
-    /// - llr: (phrase − free phones) per 10 ms frame;
-    /// - margin: (phrase − best sound-alike) per frame (0 without sound-alikes);
-    /// - phones: the phone-loop match, 0…1;
-    /// - duration: |ln(phrase seconds / expected seconds)|.
+    /// The features of a candidate, in `featureNames` order: the head's
+    /// smoothed score as a log-odds, ln(s / (1 − s)) with s kept within 1e-4
+    /// of 0 and 1, then the verifier's own llr, margin, phones and duration
+    /// (`VerifierCalibration.features`, clamped the same way).
     package static func features(_ evidence: VerifierEvidence, headScore: Double) -> [Double] {
         let clamped = min(1 - 1e-4, max(1e-4, headScore))
-        let frames = Double(max(1, evidence.frames))
-        let margin = evidence.competitorScore.map { (evidence.phraseScore - $0) / frames } ?? 0
-        let duration = evidence.phraseSeconds > 0 && evidence.expectedSeconds > 0
-            ? abs(log(evidence.phraseSeconds / evidence.expectedSeconds)) : featureLimit
-        let raw = [log(clamped / (1 - clamped)), (evidence.phraseScore - evidence.loopScore) / frames, margin,
-                   evidence.phoneMatch, duration]
-        return raw.map { min(featureLimit, max(-featureLimit, $0.isFinite ? $0 : -featureLimit)) }
+        let verifier = VerifierCalibration.features(evidence, spotScore: nil)
+        let named = Dictionary(uniqueKeysWithValues: zip(VerifierCalibration.featureNames, verifier))
+        return [log(clamped / (1 - clamped))] + featureNames.dropFirst().compactMap { named[$0] }
     }
 
     /// The fused score, 0…1, of `features`.
