@@ -183,9 +183,8 @@ class Point:
 
 def evaluate(candidates: list[Candidate], bias: float, weights: np.ndarray, threshold: float, engines: set[str],
              negative_seconds: dict[str, dict[str, float]], calls: dict[str, dict[str, int]]) -> Point:
-    """Calls heard, false wakes and near-misses woken at `threshold` over `engines` (a sound-alike that wins refuses)."""
-    kept = [c for c in candidates if c.engine in engines and not c.competitor_wins
-            and fused(bias, weights, c.features) >= threshold]
+    """Calls heard, false wakes and near-misses woken at `threshold` over `engines` (no contest: `trained_contest` is off by default)."""
+    kept = [c for c in candidates if c.engine in engines and fused(bias, weights, c.features) >= threshold]
     heard = len({(c.stream, c.item) for c in kept if c.label == 1})
     false_wakes = sum(1 for c in kept if c.stream.startswith("neg-"))
     near_misses = len({c.item for c in kept if c.stream.startswith("alike-")})

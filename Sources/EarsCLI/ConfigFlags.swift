@@ -34,6 +34,7 @@ package enum ConfigFlags {
         FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)"),
         FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)"),
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)"),
+        FlagSpec("--trained-denoise", "on|off", "trained models hear denoised audio (default off: as captured)"),
     ]
 
     /// The configuration key whose range a number flag shares.
@@ -74,6 +75,7 @@ package enum ConfigFlags {
                 overrides.modelsDirectory = text
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
+            case "--trained-denoise": overrides.trainedDenoise = try FlagValue.onOff(name, text)
             default: continue
             }
         }

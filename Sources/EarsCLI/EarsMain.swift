@@ -50,6 +50,7 @@ package enum EarsMain {
       --models-dir DIR   where trained models live (default: the state directory)
       --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
       --trained-contest on|off  refuse a trained wake a sound-alike explains better (default off)
+      --trained-denoise on|off  trained models hear denoised audio (default off: as captured)
     """
 
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.

@@ -32,6 +32,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedThreshold: Double?
     /// `--trained-contest on|off`.
     package var trainedContest: Bool?
+    /// `--trained-denoise on|off`: `[wake] trained_denoise`.
+    package var trainedDenoise: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.
     package var wyomingURIs: [ServiceURI] = []
 
@@ -62,6 +64,7 @@ package struct ConfigOverrides: Equatable {
         if let modelsDirectory { config.modelsDirectory = modelsDirectory }
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
+        if let trainedDenoise { config.trainedDenoise = trainedDenoise }
     }
 }
 

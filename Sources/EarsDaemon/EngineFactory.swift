@@ -139,11 +139,13 @@ package enum EngineFactory {
         case let .acoustic(engine):
             return try ear(for: config, transcriber: engine, meter: meter)
         case let .trained(engine):
-            return Ear(transcriber: engine, meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+            // No gate: the heads hear every chunk; denoised only when asked (`trained_denoise`).
+            return Ear(transcriber: engine, suppressor: config.trainedDenoise ? try suppressor(for: config) : nil,
+                       meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
             return Ear(transcriber: acoustic, gate: config.speechGate ? EnergySpeechGate() : nil,
-                       suppressor: try suppressor(for: config), rawTranscriber: trained, meter: meter,
-                       monotonicSeconds: ProcessClock.monotonicSeconds)
+                       suppressor: try suppressor(for: config), rawTranscriber: trained, rawHearsDenoised: config.trainedDenoise,
+                       meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
     }
 

@@ -50,7 +50,10 @@ package enum ScanCommand {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?
         do throws(TranscriberError) {
-            verifier = try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: engines.trained, pronouncer: pronouncer)
+            // Recording candidates measures the trained phrases' too (what
+            // bench/fit_fusion.py fits the fusion on), as the fusion would.
+            verifier = try EngineFactory.verifier(forAcousticPhrasesOf: config, trained: options.candidates ? nil : engines.trained,
+                                                  pronouncer: pronouncer)
         } catch {
             errors("ears scan: \(error.sentence)")
             return 1

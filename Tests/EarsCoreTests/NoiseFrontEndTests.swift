@@ -60,6 +60,20 @@ import Testing
         #expect(ear.heardAudio(fromSample: 0, toSample: 600 * 1600).count == 56_000)
     }
 
+    @Test("the trained engine hears the audio as captured unless it is asked to hear it denoised")
+    func theRawEngineHearsDenoisedOnlyWhenAsked() throws {
+        let raw = [Int16](repeating: 1000, count: 1600)
+        for denoised in [false, true] {
+            let main = ScriptedTranscriber(), trained = ScriptedTranscriber()
+            let ear = Ear(transcriber: main, suppressor: Halver(), rawTranscriber: trained, rawHearsDenoised: denoised,
+                          monotonicSeconds: { 0 })
+            try ear.start()
+            _ = try ear.take(AudioChunk(samples: raw, startSample: 0))
+            #expect(main.fedSamples.last == raw.map { $0 / 2 })
+            #expect(trained.fedSamples.last == (denoised ? raw.map { $0 / 2 } : raw), "rawHearsDenoised: \(denoised)")
+        }
+    }
+
     @Test("without a suppressor the engine hears the raw audio")
     func noSuppressorFeedsRaw() throws {
         let transcriber = ScriptedTranscriber()

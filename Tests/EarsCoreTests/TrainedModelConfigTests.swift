@@ -10,8 +10,10 @@ import Testing
         trained_models = off
         models_directory = /srv/ears/models
         trained_threshold = 0.8
+        trained_denoise = on
         """, file: "ears.conf")
         #expect(!config.trainedModels)
+        #expect(config.trainedDenoise)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
     }
@@ -22,6 +24,7 @@ import Testing
         #expect(config.trainedModels)
         #expect(config.modelsDirectory == nil)
         #expect(config.trainedThreshold == nil)
+        #expect(!config.trainedDenoise) // the heads were trained on audio as captured
     }
 
     @Test("a relative models directory is refused with its line", arguments: ["models", "./phrases"])

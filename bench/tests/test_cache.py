@@ -74,3 +74,27 @@ class KeptResults(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PocketSphinxRunnerDigest(unittest.TestCase):
+    def test_the_digest_is_stable_and_names_the_kws_code_only(self) -> None:
+        from wakebench import runners
+        first = cache.kws_runner_digest()
+        self.assertEqual(first, cache.kws_runner_digest())
+        self.assertEqual(len(first), 16)
+        # An edit to another part of runners.py (here: the plan) does not change it…
+        original = runners.plan
+        try:
+            runners.plan = lambda *a, **k: []  # type: ignore[assignment]
+            self.assertEqual(first, cache.kws_runner_digest())
+        finally:
+            runners.plan = original
+        # …an edit to the parser does.
+        original_parse = runners.parse_kws
+        try:
+            def parse_kws(stdout: str) -> list:  # a different source text
+                return []
+            runners.parse_kws = parse_kws  # type: ignore[assignment]
+            self.assertNotEqual(first, cache.kws_runner_digest())
+        finally:
+            runners.parse_kws = original_parse

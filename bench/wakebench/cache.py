@@ -84,11 +84,23 @@ def result_key(stream_digest: str, family: str, settings: list[str], phrases: di
                    json.dumps(args), identity])
 
 
+def kws_runner_digest() -> str:
+    """The digest of what turns pocketsphinx_continuous's output into wakes: the
+    source of the functions that write its keyword file, run and parse it and the
+    refractory time, not the whole of runners.py (issue 19's timed run rescanned
+    PocketSphinx for 746 CPU s after an unrelated edit there)."""
+    import inspect
+    from . import config, runners  # runners imports this module: imported when asked
+    parts = [inspect.getsource(f) for f in (runners.Run.command, runners.Run.parse, runners.parse_kws,
+                                            runners.refractory, runners.kws_phrases)]
+    parts.append(repr(config.REFRACTORY_S))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
 def peer_identity(family: str, python: str) -> str:
     """A peer's version and its runner's source (and common.py's), for result keys."""
     if family == "kws":
-        return "pocketsphinx " + debian_versions(["pocketsphinx", "pocketsphinx-en-us"]) + " " + \
-            file_digest([os.path.join(BENCH, "wakebench", "runners.py")])
+        return "pocketsphinx " + debian_versions(["pocketsphinx", "pocketsphinx-en-us"]) + " " + kws_runner_digest()
     package = PEER_PACKAGES[family]
     version = subprocess.run([python, "-c", f"import importlib.metadata as m; print(m.version('{package}'))"],
                              capture_output=True, text=True).stdout.strip() or "unknown"

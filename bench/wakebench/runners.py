@@ -245,7 +245,8 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
     sensitivity, PocketSphinx's keyphrase threshold)."""
     runs: list[Run] = []
     for index, (label, args) in enumerate(ears_configs):
-        expect = label == config.TRAINED_LABEL if "--models-dir" in args else None
+        # A variant of the trained design ("ears trained, …") reads the trained models too.
+        expect = label.startswith(config.TRAINED_LABEL) if "--models-dir" in args else None
         if label == config.TRAINED_LABEL:
             runs.append(Run(f"{label}|default", label, "ears", ["default", *config.TRAINED_SCORE_SWEEP], "default",
                             {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP)))

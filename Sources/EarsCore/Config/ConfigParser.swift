@@ -210,6 +210,7 @@ package enum ConfigParser {
         numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
         switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
+        switchKey(section: "wake", name: "trained_denoise", allowed: "on or off: trained models hear the audio through the noise suppressor (default off: as captured)") { $0.trainedDenoise = $1 },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
         numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",

@@ -66,6 +66,12 @@ package struct EarsConfig: Sendable, Equatable {
     /// heard (ears trained 58% of calls clean with it, 90% without), for
     /// 4.58 instead of 16 false wakes per hour, most of them one phrase's.
     package var trainedContest = false
+    /// `[wake] trained_denoise`: whether trained models hear the audio
+    /// through the noise suppressor (`noise_suppression`,
+    /// `noise_suppression_db`) instead of as captured. Off by default: the
+    /// heads were trained on undenoised audio, and on the benchmark's quick
+    /// run (docs/training.md, issue 20) denoising did not help them.
+    package var trainedDenoise = false
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

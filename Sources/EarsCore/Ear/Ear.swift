@@ -34,6 +34,9 @@ package final class Ear {
     /// phrase models, `NeuralTranscriber`); nil when there is none. Its
     /// pieces join the main engine's.
     package let rawTranscriber: (any Transcriber)?
+    /// Whether `rawTranscriber` hears the suppressor's output instead
+    /// (`[wake] trained_denoise`); false: every chunk as captured.
+    package let rawHearsDenoised: Bool
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -47,12 +50,14 @@ package final class Ear {
     /// `meter` continues the counts of an ear this one replaces (a reload
     /// that loads a new engine), so the status counters never go backwards.
     /// `suppressor`, if given, denoises what the gate and the engine see.
-    /// `rawTranscriber`, if given, hears every chunk as captured.
+    /// `rawTranscriber`, if given, hears every chunk as captured (no gate),
+    /// or as denoised with `rawHearsDenoised` and a suppressor.
     package init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
-                rawTranscriber: (any Transcriber)? = nil,
+                rawTranscriber: (any Transcriber)? = nil, rawHearsDenoised: Bool = false,
                 meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
         self.transcriber = transcriber
         self.rawTranscriber = rawTranscriber
+        self.rawHearsDenoised = rawHearsDenoised
         self.suppressor = suppressor
         self.meter = meter
         self.gate = gate
@@ -111,7 +116,7 @@ package final class Ear {
             produced += try transcriber.feed(piece.samples, atSample: piece.startSample)
         }
         if let rawTranscriber {
-            produced += try rawTranscriber.feed(chunk.samples, atSample: chunk.startSample)
+            produced += try rawTranscriber.feed(rawHearsDenoised ? heard.samples : chunk.samples, atSample: chunk.startSample)
         }
         absorb(produced)
         return produced
