@@ -48,7 +48,7 @@ class FitTest(unittest.TestCase):
 
 
 class EvaluateTest(unittest.TestCase):
-    def test_a_threshold_counts_calls_heard_false_wakes_per_hour_and_near_misses_on_its_engines_only(self) -> None:
+    def test_a_threshold_counts_calls_heard_false_wakes_per_hour_and_near_misses_on_its_engines_only_without_a_contest(self) -> None:
         weights = np.array([0.0, 1.0, 0.0, 0.0, 0.0])
         candidates = [candidate("pos-clean", 1, 0, 2.0, item="c1"), candidate("pos-clean", 1, 0, 2.0, item="c1"),
                       candidate("pos-clean", 1, 0, -2.0, item="c2"), candidate("neg-clean", 0, 0, 2.0, item="n1"),
@@ -56,8 +56,9 @@ class EvaluateTest(unittest.TestCase):
                       candidate("neg-talk", 0, 0, 3.0, item="n2", competitor_wins=True)]
         point = fit_fusion.evaluate(candidates, 0.0, weights, 0.5, {"flite"}, {"flite": {"neg-clean": 1800.0}},
                                     {"flite": {"pos-clean": 4}})
-        self.assertEqual((point.heard, point.calls, point.false_wakes, point.near_misses), (1, 4, 1, 1))
-        self.assertAlmostEqual(point.false_wakes_per_hour, 2.0)
+        # A candidate whose sound-alike wins still wakes: the contest is off by default.
+        self.assertEqual((point.heard, point.calls, point.false_wakes, point.near_misses), (1, 4, 2, 1))
+        self.assertAlmostEqual(point.false_wakes_per_hour, 4.0)
 
 
 if __name__ == "__main__":
