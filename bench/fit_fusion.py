@@ -138,6 +138,18 @@ def collect(ears: str, streams_dir: str, manifest: dict, models: str, phrases: l
     return candidates, negative_seconds, calls
 
 
+def nothing_to_fit(train: list[Candidate]) -> str | None:
+    """Why `train` cannot be fitted (no candidate, or one class only), or None."""
+    if not train:
+        return ("ears scan --candidates printed no trained candidate: check that the models folder holds a model "
+                "per phrase and that the verifier is on (ears model status --models-dir DIR)")
+    labels = {c.label for c in train}
+    if labels != {0, 1}:
+        kind = "in calls" if labels == {1} else "outside calls"
+        return f"every one of the {len(train)} trained candidates is {kind}: a fit needs both"
+    return None
+
+
 def fit(rows: np.ndarray, labels: np.ndarray, steps: int = 4000, rate: float = 0.5) -> tuple[float, np.ndarray]:
     """Logistic regression by gradient descent on standardised features, weights given back on the raw ones."""
     mean, std = rows.mean(axis=0), rows.std(axis=0)
@@ -252,6 +264,10 @@ def main() -> int:
     engines = {c.engine for c in candidates} | set(calls) | set(negative_seconds)
     fitted_on = engines - {HELD_OUT_ENGINE}
     train = [c for c in candidates if c.engine in fitted_on]
+    problem = nothing_to_fit(train)
+    if problem:
+        print(f"fit_fusion: {problem}", file=sys.stderr)
+        return 1
     rows = np.array([c.features for c in train])
     labels = np.array([c.label for c in train], dtype=float)
     bias, weights = fit(rows, labels)

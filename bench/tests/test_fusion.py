@@ -63,3 +63,12 @@ class EvaluateTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NothingToFitTest(unittest.TestCase):
+    def test_no_candidates_or_one_class_is_refused_with_a_sentence(self) -> None:
+        self.assertIn("no trained candidate", fit_fusion.nothing_to_fit([]) or "")
+        calls = [candidate("pos-clean", 1, 0, 2.0, item="c1")]
+        self.assertIn("in calls", fit_fusion.nothing_to_fit(calls) or "")
+        both = calls + [candidate("neg-clean", 0, 0, 2.0, item="n1")]
+        self.assertIsNone(fit_fusion.nothing_to_fit(both))
