@@ -19,7 +19,7 @@ package struct TrainingBudget: Sendable, Hashable {
     /// Phrase words in sentences per positive (several-word phrases only).
     package static let wordsInSentencesPerPositive = 0.25
     /// Fortunes (other speech, a few seconds each) per positive.
-    package static let otherSpeechPerPositive = 1.0
+    package static let otherSpeechPerPositive = 0.5
     /// Noise-only clips per positive.
     package static let noiseOnlyPerPositive = 0.15
 
