@@ -36,15 +36,6 @@ package struct TrainingPlan: Sendable, Equatable {
     /// English sentences around one phrase word; `{}` stands for the word.
     package static let wordCarriers = ["did you see {} today", "{} is not here yet", "tell {} i said so",
                                       "i was talking about {}", "where is {}", "{}, come on"]
-    /// Share of the English phrase-word-in-a-sentence clips whose sentence
-    /// is the opening of a fortune (`fortuneCarrierWords` words) with the
-    /// word put in at a random place; the rest use `wordCarriers`. Why: six
-    /// fixed carriers gave the head six contexts for a phrase word that is
-    /// not the phrase, and its false wakes on the benchmark were the phrase's
-    /// first sounds inside other sentences (docs/training.md, issue 20).
-    package static let fortuneCarrierShare = 0.5
-    /// Most words of a fortune kept around an inserted phrase word.
-    package static let fortuneCarrierWords = 8
     /// Korean sentences around one phrase word (a Korean phrase is said by a
     /// Korean voice, so its carriers must be Korean too).
     package static let koreanWordCarriers = ["오늘 {} 봤어?", "{} 아직 안 왔어", "{}한테 말해 줘",
@@ -136,13 +127,7 @@ package struct TrainingPlan: Sendable, Equatable {
                 $0.pick(distinctWords) + $0.pick(["", ".", "!", "?"])
             }
             add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools) {
-                let word = $0.pick(distinctWords)
-                if !continuations.isEmpty, $0.unit() < Self.fortuneCarrierShare {
-                    let sentence = Self.sentence(around: word, fortune: $0.pick(continuations), using: &$0)
-                    // Never the whole phrase by chance (a fortune's "hey" before an inserted "jarvis").
-                    if !sentence.lowercased().contains(folded) { return sentence }
-                }
-                return $0.pick(carriers).replacingOccurrences(of: "{}", with: word)
+                $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
         if !fortuneTexts.isEmpty {
@@ -172,14 +157,6 @@ package struct TrainingPlan: Sendable, Equatable {
             styles += [head + ", " + tail, head + ", " + tail + "!", head + "... " + tail]
         }
         return generator.pick(styles)
-    }
-
-    /// `word` put in at a random place among the first
-    /// `fortuneCarrierWords` words of a cleaned fortune.
-    static func sentence(around word: String, fortune: String, using generator: inout SeededGenerator) -> String {
-        var words = fortune.split(separator: " ").prefix(Self.fortuneCarrierWords).map(String.init)
-        words.insert(word, at: generator.index(below: words.count + 1))
-        return words.joined(separator: " ")
     }
 
     /// The first few words (`continuationWords`) of a cleaned fortune, as
