@@ -18,7 +18,7 @@ whole engine held out:
    phrase it names, at or after the phrase starts; 0 anywhere else;
 3. drops every candidate said by a voice of the held-out engine (festival:
    the engine `ears train` never hears), fits an L2-regularised logistic
-   regression on the rest (numpy, deterministic), and chooses the fused
+   regression on the rest (fit_verifier's, deterministic), and chooses the fused
    threshold on the rest too: the lowest whose false wakes per hour over
    those voices' negative streams is at most TARGET_FALSE_WAKES_PER_HOUR,
    so the held-out engine's figures, printed last, are an honest estimate;
@@ -46,6 +46,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import fit_verifier  # noqa: E402  (one logistic regression for both calibrations)
 from wakebench import config  # noqa: E402  (bench/ is not a package)
 
 FEATURES = ["head", "llr", "margin", "phones", "duration"]
@@ -54,7 +55,6 @@ STREAMS = ["pos-clean", "pos-pink10", "pos-pink5", "pos-babble10", "pos-room10",
            "neg-clean", "neg-pink10", "neg-talk", "alike-clean"]
 HEAD_THRESHOLD = 0.3
 TARGET_FALSE_WAKES_PER_HOUR = 0.5
-L2 = 0.01
 THRESHOLDS = [round(0.05 * i, 2) for i in range(1, 20)] + [0.96, 0.97, 0.98, 0.99]
 
 
@@ -150,28 +150,18 @@ def nothing_to_fit(train: list[Candidate]) -> str | None:
     return None
 
 
-def fit(rows: np.ndarray, labels: np.ndarray, steps: int = 4000, rate: float = 0.5) -> tuple[float, np.ndarray]:
-    """Logistic regression by gradient descent on standardised features, weights given back on the raw ones."""
-    mean, std = rows.mean(axis=0), rows.std(axis=0)
-    std[std == 0] = 1
-    x = (rows - mean) / std
-    positives = labels.sum()
-    # Each class weighs half: there are far more negative candidates than calls.
-    weight = np.where(labels == 1, 0.5 / max(1, positives), 0.5 / max(1, len(labels) - positives))
-    w = np.zeros(x.shape[1])
-    b = 0.0
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-(x @ w + b)))
-        error = (p - labels) * weight
-        w -= rate * (x.T @ error + L2 * w)
-        b -= rate * error.sum()
-    raw = w / std
-    return float(b - (raw * mean).sum()), raw
+def fit(rows: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
+    """The verifier's logistic regression (`fit_verifier.fit`: standardised
+    features, each class weighing half, L2), on the fusion's features."""
+    data = [fit_verifier.Candidate(features=[float(v) for v in row], label=int(label), file="", kind="")
+            for row, label in zip(rows, labels)]
+    bias, weights = fit_verifier.fit(data)
+    return bias, np.array(weights)
 
 
 def fused(bias: float, weights: np.ndarray, features: list[float]) -> float:
-    """The fused score of one candidate."""
-    return float(1 / (1 + np.exp(-(bias + float(np.dot(weights, features))))))
+    """The fused score of one candidate (the verifier's logistic, `fit_verifier.score`)."""
+    return fit_verifier.score(bias, list(weights), features)
 
 
 @dataclass

@@ -97,21 +97,23 @@ def label(candidates: list[dict], items: dict[str, dict]) -> list[Candidate]:
 def standardise(rows: list[list[float]]) -> tuple[list[float], list[float]]:
     """Per-feature mean and spread, so the fit is well conditioned."""
     n = len(rows)
-    means = [sum(r[i] for r in rows) / n for i in range(len(FEATURES))]
-    spreads = [math.sqrt(sum((r[i] - means[i]) ** 2 for r in rows) / n) or 1.0 for i in range(len(FEATURES))]
+    width = len(rows[0])
+    means = [sum(r[i] for r in rows) / n for i in range(width)]
+    spreads = [math.sqrt(sum((r[i] - means[i]) ** 2 for r in rows) / n) or 1.0 for i in range(width)]
     return means, spreads
 
 
 def fit(data: list[Candidate], steps: int = 4000, rate: float = 0.5) -> tuple[float, list[float]]:
     """Logistic regression by gradient descent on standardised features,
-    classes weighted equally; returns (bias, weights) for the raw features."""
+    classes weighted equally, L2; returns (bias, weights) for the raw
+    features (any number of them: bench/fit_fusion.py fits the fusion with it)."""
     means, spreads = standardise([d.features for d in data])
     xs = [[(v - m) / s for v, m, s in zip(d.features, means, spreads)] for d in data]
     ys = [d.label for d in data]
     positives = max(1, sum(ys))
     negatives = max(1, len(ys) - positives)
     weight_of = {1: 0.5 / positives, 0: 0.5 / negatives}
-    bias, weights = 0.0, [0.0] * len(FEATURES)
+    bias, weights = 0.0, [0.0] * len(xs[0])
     for _ in range(steps):
         grad_b, grad_w = 0.0, [L2 * w for w in weights]
         for x, y in zip(xs, ys):

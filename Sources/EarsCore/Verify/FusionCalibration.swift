@@ -1,4 +1,4 @@
-import Foundation // exp, log
+import Foundation // log
 
 /// One decision from two experts: a trained head's score and the acoustic
 /// verifier's measurements of the same candidate, combined by a logistic
@@ -57,8 +57,6 @@ package struct FusionCalibration: Sendable, Equatable {
 
     /// The fused score, 0…1, of `features`.
     package func score(_ features: [Double]) -> Double {
-        var sum = bias
-        for (weight, value) in zip(weights, features) { sum += weight * value }
-        return 1 / (1 + exp(-sum))
+        VerifierCalibration.logistic(bias: bias, weights: weights, features: features)
     }
 }

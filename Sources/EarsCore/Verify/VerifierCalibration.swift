@@ -49,6 +49,12 @@ package struct VerifierCalibration: Sendable, Equatable {
 
     /// The calibrated score, 0…1, of `features`.
     package func score(_ features: [Double]) -> Double {
+        Self.logistic(bias: bias, weights: weights, features: features)
+    }
+
+    /// 1 / (1 + e^−(bias + Σ weight × feature)), 0…1: the logistic this
+    /// calibration and the fusion's (`FusionCalibration`) score with.
+    package static func logistic(bias: Double, weights: [Double], features: [Double]) -> Double {
         var sum = bias
         for (weight, value) in zip(weights, features) { sum += weight * value }
         return 1 / (1 + exp(-sum))
