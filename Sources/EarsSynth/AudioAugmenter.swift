@@ -2,7 +2,7 @@ import EarsCore
 
 /// Applies an `Augmentation` to 16 kHz mono samples: tempo, pitch and reverb
 /// by one `sox` run over pipes (raw 16-bit in, raw 16-bit out, nothing on
-/// disk), then gain and noise in Swift (`NoiseGenerator`, seeded by the
+/// disk), then formant warp, room, gain and noise in Swift (`NoiseGenerator`, seeded by the
 /// augmentation, so the same clip always comes out the same).
 package struct AudioAugmenter: Sendable {
     /// The sample rate in and out, in Hz.
@@ -50,8 +50,19 @@ package struct AudioAugmenter: Sendable {
     }
 
     /// `samples` through `augmentation`'s tempo, pitch and reverb (one sox
-    /// run over pipes), unchanged when it has none.
+    /// run over pipes), then its formant warp and room (in Swift);
+    /// unchanged when it has none.
     private func soxEffects(_ augmentation: Augmentation, on samples: [Int16]) throws(SynthError) -> [Int16] {
+        let voiced = try soxOnly(augmentation, on: samples)
+        guard augmentation.needsSpectralEffects, !voiced.isEmpty else { return voiced }
+        var floats = NoiseGenerator.float(voiced)
+        if augmentation.formantFactor != 1 { floats = FormantWarp(factor: augmentation.formantFactor).apply(floats) }
+        if let room = augmentation.room { floats = room.response.apply(floats) }
+        return NoiseGenerator.int16(floats)
+    }
+
+    /// `samples` through the sox part alone (tempo, pitch, reverb).
+    private func soxOnly(_ augmentation: Augmentation, on samples: [Int16]) throws(SynthError) -> [Int16] {
         guard augmentation.needsSoxEffects, !samples.isEmpty else { return samples }
         let raw = ["-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-r", String(Self.sampleRate), "-c", "1"]
         // -V1: errors only (stderr is discarded anyway); -D: no dither, so

@@ -102,6 +102,7 @@ private func slopePerOctave(_ samples: [Float]) -> Double {
         var generator = SeededGenerator(seed: 11)
         var again = SeededGenerator(seed: 11)
         var kinds = Set<Augmentation.NoiseKind?>()
+        var warped = 0, roomed = 0
         for _ in 0..<500 {
             let a = Augmentation.random(using: &generator)
             #expect(a == Augmentation.random(using: &again))
@@ -110,9 +111,18 @@ private func slopePerOctave(_ samples: [Float]) -> Double {
             #expect(Augmentation.reverbRange.contains(a.reverbPercent))
             #expect(Augmentation.gainRangeDecibels.contains(a.gainDecibels))
             #expect(Augmentation.signalToNoiseRangeDecibels.contains(a.signalToNoiseDecibels))
+            #expect(a.formantFactor == 1 || FormantWarp.factorRange.contains(a.formantFactor))
+            if let room = a.room {
+                #expect(RoomImpulseResponse.rt60RangeSeconds.contains(room.rt60Seconds))
+                #expect(a.reverbPercent == 0, "a clip in a simulated room gets no sox reverb on top")
+            }
             kinds.insert(a.noise)
+            warped += a.formantFactor == 1 ? 0 : 1
+            roomed += a.room == nil ? 0 : 1
         }
         #expect(kinds.count == Augmentation.NoiseKind.allCases.count + 1, "every kind and none")
+        #expect((200...300).contains(warped), "about half the clips are warped: \(warped) of 500")
+        #expect((120...230).contains(roomed), "about a third are in a room: \(roomed) of 500")
         var noBabble = SeededGenerator(seed: 2)
         for _ in 0..<200 { #expect(Augmentation.random(using: &noBabble, allowBabble: false).noise != .babble) }
     }

@@ -3,7 +3,8 @@
 /// `EarsSynth.AudioAugmenter` applies (tempo, pitch and reverb by one `sox`
 /// run; gain and noise in Swift with `NoiseGenerator`).
 ///
-/// Order of application: tempo → pitch → reverb → gain → noise. Noise is
+/// Order of application: tempo → pitch → reverb (sox) → formant warp → room
+/// (Swift: `FormantWarp`, `RoomImpulseResponse`) → gain → noise. Noise is
 /// mixed at `signalToNoiseDecibels` measured over the speech's active part,
 /// so gain changes the clip's level without changing its SNR.
 package struct Augmentation: Sendable, Hashable {
@@ -55,6 +56,32 @@ package struct Augmentation: Sendable, Hashable {
     /// (`TrainingClip.continuation`); unused without one.
     package var continuationGapSeconds = 0.0
 
+    /// The vocal-tract-length factor (`FormantWarp`), 1 for none.
+    package var formantFactor = 1.0
+    /// The room the speech is heard in (`RoomImpulseResponse`), nil for none.
+    package var room: Room?
+
+    /// A room by its figures: small and hashable, its response built when applied.
+    package struct Room: Sendable, Hashable {
+        /// Seconds for the room's tail to fall by 60 dB.
+        package var rt60Seconds: Double
+        /// Direct sound's energy over the tail's, in dB.
+        package var directToReverberantDecibels: Double
+        /// Fixes the tail's noise.
+        package var seed: UInt64
+
+        /// The room's impulse response.
+        package var response: RoomImpulseResponse {
+            RoomImpulseResponse(rt60Seconds: rt60Seconds, directToReverberantDecibels: directToReverberantDecibels, seed: seed)
+        }
+    }
+
+    /// How often the planner warps a clip's formants (0…1).
+    package static let formantChance = 0.5
+    /// How often the planner puts a clip in a simulated room (0…1); a clip
+    /// in a room gets no sox reverb on top.
+    package static let roomChance = 0.35
+
     /// No change at all.
     package static let none = Augmentation()
 
@@ -69,6 +96,9 @@ package struct Augmentation: Sendable, Hashable {
         self.signalToNoiseDecibels = signalToNoiseDecibels
         self.noiseSeed = noiseSeed
     }
+
+    /// True when the formant warp or the room change the speech (done in Swift, after sox).
+    package var needsSpectralEffects: Bool { formantFactor != 1 || room != nil }
 
     /// True when tempo, pitch or reverb differ from none: a `sox` run is needed.
     package var needsSoxEffects: Bool { tempo != 1 || pitchCents != 0 || reverbPercent != 0 }
@@ -103,6 +133,15 @@ package struct Augmentation: Sendable, Hashable {
             augmentation.signalToNoiseDecibels = (generator.double(in: signalToNoiseRangeDecibels) * 10).rounded() / 10
         }
         augmentation.noiseSeed = generator.next()
+        if generator.unit() < formantChance {
+            augmentation.formantFactor = (generator.double(in: FormantWarp.factorRange) * 100).rounded() / 100
+        }
+        if generator.unit() < roomChance {
+            augmentation.room = Room(rt60Seconds: (generator.double(in: RoomImpulseResponse.rt60RangeSeconds) * 100).rounded() / 100,
+                                     directToReverberantDecibels: (generator.double(in: RoomImpulseResponse.directToReverberantRangeDecibels) * 10).rounded() / 10,
+                                     seed: generator.next())
+            augmentation.reverbPercent = 0
+        }
         return augmentation
     }
 
