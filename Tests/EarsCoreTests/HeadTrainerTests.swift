@@ -49,11 +49,14 @@ import Testing
         #expect(after < before)
     }
 
-    @Test func theBackpropagatedGradientMatchesFiniteDifferences() {
+    @Test("the backpropagated gradient matches finite differences, for a dense first layer and a temporal convolution",
+          arguments: [0, 2])
+    func theBackpropagatedGradientMatchesFiniteDifferences(kernelEmbeddings: Int) {
         var generator = SeededGenerator(seed: 17)
-        let head = WakeHead.initialized(windowEmbeddings: 3, dimension: 3, hidden: [5, 6], leak: 0.3, generator: &generator)
+        let head = WakeHead.initialized(windowEmbeddings: 4, dimension: 3, hidden: [5, 6], leak: 0.3,
+                                        kernelEmbeddings: kernelEmbeddings, generator: &generator)
         let examples = (0..<7).map { k in
-            WakeExample(window: (0..<9).map { _ in generator.gaussianFloat() }, label: k % 3 == 0 ? 1 : 0)
+            WakeExample(window: (0..<12).map { _ in generator.gaussianFloat() }, label: k % 3 == 0 ? 1 : 0)
         }
         var s = HeadTrainer.Settings()
         s.weightDecay = 0

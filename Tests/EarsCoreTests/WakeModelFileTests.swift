@@ -46,8 +46,21 @@ import Testing
 
     @Test func aFileOfAnotherVersionIsRefusedWithBothVersions() {
         var bytes = Self.model().encoded()
-        bytes[8] = 2
-        #expect(throws: WakeModelError.unsupportedVersion(found: 2, expected: 1)) { try WakeModel.decode(bytes) }
+        bytes[8] = 3
+        #expect(throws: WakeModelError.unsupportedVersion(found: 3, expected: 2)) { try WakeModel.decode(bytes) }
+    }
+
+    @Test func aHeadWithoutAConvolutionIsStillWrittenAsVersion1AndOneWithItAsVersion2() throws {
+        #expect(Self.model().encoded()[8] == 1)
+        var generator = SeededGenerator(seed: 4)
+        var temporal = Self.model()
+        temporal.head = WakeHead.initialized(windowEmbeddings: 16, dimension: 96, hidden: [8, 4], kernelEmbeddings: 3,
+                                             generator: &generator)
+        let bytes = temporal.encoded()
+        #expect(bytes[8] == 2)
+        let decoded = try WakeModel.decode(bytes)
+        #expect(decoded == temporal)
+        #expect(decoded.head.kernelEmbeddings == 3)
     }
 
     @Test func aFlippedByteAnywhereInThePayloadFailsTheChecksum() {
@@ -86,7 +99,7 @@ import Testing
     }
 
     @Test func everyErrorSaysToTrainAgain() {
-        let errors: [WakeModelError] = [.truncated, .wrongMagic, .unsupportedVersion(found: 2, expected: 1),
+        let errors: [WakeModelError] = [.truncated, .wrongMagic, .unsupportedVersion(found: 3, expected: 2),
                                         .unsupportedVersion(found: 0, expected: 1), .checksumMismatch, .malformed("x")]
         for error in errors {
             #expect(error.sentence.contains("`ears train \"PHRASE\"`"), "\(error)")

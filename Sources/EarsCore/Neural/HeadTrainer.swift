@@ -38,6 +38,10 @@ package struct HeadTrainer: Sendable {
         package var windowEmbeddings = 16
         package var dimension = 96
         package var hidden = [64]
+        /// Embeddings per kernel of a temporal convolution as the first
+        /// layer (`WakeHead.kernelEmbeddings`; its channels are `hidden[0]`),
+        /// 0 for a first layer that reads the whole window.
+        package var kernelEmbeddings = 0
         /// Rectifier slope below zero (0: ReLU).
         package var leak: Float = 0
         package var epochs = 30
@@ -125,7 +129,8 @@ package struct HeadTrainer: Sendable {
         }
         var generator = SeededGenerator(seed: s.seed)
         var head = WakeHead.initialized(windowEmbeddings: s.windowEmbeddings, dimension: s.dimension,
-                                        hidden: s.hidden, leak: s.leak, generator: &generator)
+                                        hidden: s.hidden, leak: s.leak, kernelEmbeddings: s.kernelEmbeddings,
+                                        generator: &generator)
         if s.normalize, !examples.isEmpty {
             (head.featureMean, head.featureScale) = Self.fitNormalization(examples, dimension: s.dimension)
         }
@@ -295,6 +300,8 @@ package struct HeadTrainer: Sendable {
 /// Adam's moments, allocated once per run.
 struct BatchState {
     var input: [Float]
+    /// The convolution's unrolled input (`WakeHead.forward`), empty without one.
+    var columns: [Float]
     var activations: [[Float]]
     var masks: [[Float]]
     var deltas: [[Float]]
@@ -307,7 +314,8 @@ struct BatchState {
 
     init(head: WakeHead, batchSize: Int) {
         input = [Float](repeating: 0, count: batchSize * head.inputCount)
-        activations = head.layers.map { [Float](repeating: 0, count: batchSize * $0.outputs) }
+        columns = [Float](repeating: 0, count: batchSize * head.columnsPerWindow)
+        activations = head.layers.indices.map { [Float](repeating: 0, count: batchSize * head.activationWidth($0)) }
         masks = activations
         deltas = activations
         weightGradients = head.layers.map { [Float](repeating: 0, count: $0.weights.count) }
@@ -342,12 +350,12 @@ struct BatchState {
 
         // Forward, with inverted dropout on hidden activations.
         input.withUnsafeBufferPointer { x in
-            head.forward(input: x.baseAddress!, rows: rows, into: &activations, threads: s.threads)
+            head.forward(input: x.baseAddress!, rows: rows, into: &activations, columns: &columns, threads: s.threads)
         }
         if s.dropout > 0 {
             let keep = 1 - s.dropout
             for l in 0..<(layerCount - 1) {
-                let count = rows * head.layers[l].outputs
+                let count = rows * head.activationWidth(l)
                 for i in 0..<count {
                     let m: Float = generator.unitFloat() < keep ? 1 / keep : 0
                     masks[l][i] = m
@@ -391,12 +399,15 @@ struct BatchState {
             let layer = head.layers[l]
             weightGradients[l].withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             biasGradients[l].withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-            let below = l == 0 ? input : activations[l - 1]
+            // A convolution's weights are shared by every position: their
+            // gradient sums over (window, position) rows of the unrolled input.
+            let below = l > 0 ? activations[l - 1] : head.kernelEmbeddings > 0 ? columns : input
+            let layerRows = rows * (l == 0 ? head.positions : 1)
             deltas[l].withUnsafeBufferPointer { dz in
                 below.withUnsafeBufferPointer { x in
                     weightGradients[l].withUnsafeMutableBufferPointer { dw in
                         biasGradients[l].withUnsafeMutableBufferPointer { db in
-                            NeuralKernels.accumulateWeightGradient(dz: dz.baseAddress!, x: x.baseAddress!, rows: rows,
+                            NeuralKernels.accumulateWeightGradient(dz: dz.baseAddress!, x: x.baseAddress!, rows: layerRows,
                                                                    inputs: layer.inputs, outputs: layer.outputs,
                                                                    dw: dw.baseAddress!, dbias: db.baseAddress!,
                                                                    threads: s.threads)

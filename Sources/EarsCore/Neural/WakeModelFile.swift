@@ -6,6 +6,11 @@
 /// version (UInt32), the payload's length in bytes (UInt32) and its CRC-32
 /// (IEEE, UInt32).
 ///
+/// Version 2 is version 1 with one more UInt32 after the leak: the head's
+/// `kernelEmbeddings` (a temporal convolution's kernel). A head without a
+/// convolution is still written as version 1, byte for byte as before, so
+/// models trained before version 2 and the ones like them stay the same.
+///
 /// Payload, version 1, in order: phrase, language and front-end version
 /// (strings); threshold (Float32); the head: window embeddings, dimension
 /// (UInt32), leak (Float32), layer count (UInt32) and for each layer its
@@ -20,8 +25,10 @@
 package enum WakeModelFile {
     /// The first eight bytes of every wake model file.
     package static let magic: [UInt8] = [0x89, 0x45, 0x57, 0x41, 0x4B, 0x45, 0x0D, 0x0A]
-    /// The format this build writes and reads.
-    package static let version: UInt32 = 1
+    /// The newest format this build writes and reads (it reads 1 and 2).
+    package static let version: UInt32 = 2
+    /// The format of a head without a temporal convolution.
+    package static let plainVersion: UInt32 = 1
     /// Magic, version, payload length, checksum.
     package static let headerSize = 20
 
@@ -35,6 +42,7 @@ package enum WakeModelFile {
         w.u32(head.windowEmbeddings)
         w.u32(head.dimension)
         w.float(head.leak)
+        if head.kernelEmbeddings > 0 { w.u32(head.kernelEmbeddings) }
         w.u32(head.layers.count)
         for layer in head.layers {
             w.u32(layer.inputs)
@@ -63,7 +71,7 @@ package enum WakeModelFile {
         var file = Writer()
         file.bytes.reserveCapacity(headerSize + w.bytes.count)
         file.bytes.append(contentsOf: magic)
-        file.u32(Int(version))
+        file.u32(Int(head.kernelEmbeddings > 0 ? version : plainVersion))
         file.u32(w.bytes.count)
         file.u32(Int(CRC32.checksum(w.bytes[...])))
         file.bytes.append(contentsOf: w.bytes)
@@ -77,7 +85,7 @@ package enum WakeModelFile {
         guard bytes.prefix(magic.count).elementsEqual(magic) else { throw .wrongMagic }
         guard bytes.count >= headerSize else { throw .truncated }
         let found = littleEndian32(bytes, at: 8)
-        guard found == version else { throw .unsupportedVersion(found: found, expected: version) }
+        guard found == version || found == plainVersion else { throw .unsupportedVersion(found: found, expected: version) }
         let length = Int(littleEndian32(bytes, at: 12))
         guard bytes.count >= headerSize + length else { throw .truncated }
         guard bytes.count == headerSize + length else {
@@ -95,6 +103,8 @@ package enum WakeModelFile {
         let windowEmbeddings = try r.count("window", limit: 4096)
         let dimension = try r.count("dimension", limit: 65_536)
         let leak = try r.float()
+        let kernelEmbeddings = found == plainVersion ? 0 : try r.count("kernel", limit: 4096)
+        guard found == plainVersion || kernelEmbeddings > 0 else { throw .malformed("a version 2 head has a kernel of 0 embeddings") }
         let layerCount = try r.count("layer count", limit: 64)
         var layers: [WakeHead.Layer] = []
         for _ in 0..<layerCount {
@@ -109,12 +119,12 @@ package enum WakeModelFile {
         let mean = try r.floats(normalisation, "means")
         let scale = try r.floats(normalisation, "scales")
         if let problem = WakeHead.problem(windowEmbeddings: windowEmbeddings, dimension: dimension, layers: layers,
-                                          featureMean: mean, featureScale: scale) {
+                                          featureMean: mean, featureScale: scale, kernelEmbeddings: kernelEmbeddings) {
             throw .malformed(problem)
         }
         guard leak.isFinite else { throw .malformed("the leak is not a number") }
         let head = WakeHead(windowEmbeddings: windowEmbeddings, dimension: dimension, layers: layers, leak: leak,
-                            featureMean: mean, featureScale: scale)
+                            featureMean: mean, featureScale: scale, kernelEmbeddings: kernelEmbeddings)
 
         var training = WakeModel.TrainingSummary()
         for _ in 0..<(try r.count("voices", limit: 100_000)) { training.voices.append(try r.string("voice")) }
