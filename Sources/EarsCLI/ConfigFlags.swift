@@ -35,6 +35,7 @@ package enum ConfigFlags {
         FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)"),
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)"),
         FlagSpec("--trained-denoise", "on|off", "trained models hear denoised audio (default off: as captured)"),
+        FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)"),
     ]
 
     /// The configuration key whose range a number flag shares.
@@ -76,6 +77,7 @@ package enum ConfigFlags {
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
             case "--trained-denoise": overrides.trainedDenoise = try FlagValue.onOff(name, text)
+            case "--auto-train": overrides.autoTrain = try FlagValue.onOff(name, text)
             default: continue
             }
         }

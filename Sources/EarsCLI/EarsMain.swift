@@ -51,6 +51,7 @@ package enum EarsMain {
       --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
       --trained-contest on|off  refuse a trained wake a sound-alike explains better (default off)
       --trained-denoise on|off  trained models hear denoised audio (default off: as captured)
+      --auto-train on|off  train a model in the background for each phrase without one (default on)
     """
 
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.

@@ -34,6 +34,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedContest: Bool?
     /// `--trained-denoise on|off`: `[wake] trained_denoise`.
     package var trainedDenoise: Bool?
+    /// `--auto-train on|off`: `[wake] auto_train`.
+    package var autoTrain: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.
     package var wyomingURIs: [ServiceURI] = []
 
@@ -65,6 +67,7 @@ package struct ConfigOverrides: Equatable {
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
+        if let autoTrain { config.autoTrain = autoTrain }
     }
 }
 
@@ -119,6 +122,11 @@ package struct TrainOptions: Equatable {
     package var language: String?
 
     /// The default budget in minutes, sized to finish one phrase on 2 cores.
-    package static let defaultMinutes = 8.0
+    package static let defaultMinutes = EarsConfig.defaultTrainingMinutes
+    /// `--idle`: run at idle priority (SCHED_IDLE, nice 19), as background training does.
+    package var idle = false
+    /// `--progress lines`: progress as `progress FRACTION SECONDS_LEFT` lines
+    /// on stderr (for the daemon), instead of a bar or plain lines.
+    package var progressLines = false
     package init() {}
 }

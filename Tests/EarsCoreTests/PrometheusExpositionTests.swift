@@ -34,6 +34,11 @@ import Testing
         remote.audioSeconds = 12.25
         remote.detections = ["hey cordelia": 3, "computer": 1]
         report.remote = remote
+        report.training = TrainingMeter(enabled: true, entries: [
+            .init(phrase: "hey cordelia", state: .training(fraction: 0.42, secondsLeft: 120)),
+            .init(phrase: "computer", state: .ready),
+            .init(phrase: "okay nabu", state: .failed("flite is missing; install it with: apt install flite")),
+        ])
         return report
     }
 
@@ -149,6 +154,7 @@ import Testing
         let ear = try #require(json["ear"] as? [String: Any])
         let hook = try #require(json["hook"] as? [String: Any])
         let remote = try #require(json["remote"] as? [String: Any])
+        let training = try #require(json["training"] as? [String: Any])
         let families = try ExpositionValidator.validate(report.prometheusText())
         func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
             families.first { $0.name == name }?.samples.first { $0.labels == labels }.flatMap { Double($0.value) }
@@ -193,6 +199,17 @@ import Testing
             "remote.detections": {
                 families.first { $0.name == "ears_remote_detections_total" }?.samples.reduce(0) { $0 + (Double($1.value) ?? 0) }
                     == number(remote["detections"])
+            },
+            "training.auto_train": { value("ears_training_auto_train") == ((training["auto_train"] as? Bool) == true ? 1 : 0) },
+            "training.phrases": {
+                let phrases = training["phrases"] as? [String: [String: Any]] ?? [:]
+                return phrases.count == 3 && phrases.allSatisfy { phrase, fields in
+                    let state = fields["state"] as? String ?? ""
+                    let percent = number(fields["percent"]), left = number(fields["seconds_left"])
+                    return value("ears_training_state", ["phrase": phrase, "state": state]) == 1
+                        && value("ears_training_progress_ratio", ["phrase": phrase]).map { ($0 * 100).rounded(.down) } == percent
+                        && value("ears_training_seconds_left", ["phrase": phrase]) == left
+                }
             },
             "remote.detections_by_phrase": {
                 let byPhrase = remote["detections_by_phrase"] as? [String: Int] ?? [:]

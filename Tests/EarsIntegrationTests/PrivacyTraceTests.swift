@@ -16,7 +16,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         process.arguments = ["-f", "-qq", "-e", "trace=open,openat,openat2,creat,truncate,rename,renameat,renameat2,link,symlink",
-                             "-o", trace, earsBinary, "listen", "--device", "cap", "--runtime-dir", runtime]
+                             "-o", trace, earsBinary, "listen", "--auto-train", "off", "--device", "cap", "--runtime-dir", runtime]
         process.environment = inheritedEnvironment.merging(mic.environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

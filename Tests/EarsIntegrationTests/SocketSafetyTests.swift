@@ -45,7 +45,7 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         process.arguments = ["-f", "-qq", "-e", "trace=chmod,fchmod,fchmodat,chown,fchown,fchownat,lchown,umask,bind",
-                             "-o", trace, earsBinary, "listen", "--config", dir + "/ears.conf", "--device", "nosuch",
+                             "-o", trace, earsBinary, "listen", "--auto-train", "off", "--config", dir + "/ears.conf", "--device", "nosuch",
                              "--runtime-dir", runtime]
         process.environment = ProcessInfo.processInfo.environment.merging(["ALSA_CONFIG_PATH": "/dev/null"]) { $1 }
         process.standardOutput = FileHandle.nullDevice

@@ -118,7 +118,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         var arguments = ["-f", "-qq", "-c", "-o", summary]
         if !failing.isEmpty { arguments += ["-e", "inject=\(failing.joined(separator: ",")):error=EPERM"] }
-        process.arguments = arguments + [earsBinary, "listen", "--config", dir + "/ears.conf",
+        process.arguments = arguments + [earsBinary, "listen", "--auto-train", "off", "--config", dir + "/ears.conf",
                                          "--device", "cap", "--runtime-dir", runtime]
         process.environment = inheritedEnvironment.merging(mic.environment) { $1 }
             .merging(["NOTIFY_SOCKET": dir + "/nobody.sock", "WATCHDOG_USEC": "2000000"]) { $1 }

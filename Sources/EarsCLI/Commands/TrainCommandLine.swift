@@ -18,6 +18,8 @@ struct TrainCommandLine: EarsCommand {
         FlagSpec("--voices", "LIST", "comma-separated voice ids or engines (e.g. flite,espeak); default every installed voice"),
         FlagSpec("--seed", "N", "the random seed, a whole number from 0 (default 1)"),
         FlagSpec("--language", "en|ko", "the phrase's language (default: guessed from its script)"),
+        FlagSpec("--idle", "run at idle priority (SCHED_IDLE, nice 19), as the daemon's background training does"),
+        FlagSpec("--progress", "bar|lines", "progress on stderr: a bar or plain lines (default, by terminal), or lines of 'progress FRACTION SECONDS_LEFT' for a program"),
     ] + ConfigFlags.all
 
     /// The phrase and flags read.
@@ -41,6 +43,13 @@ struct TrainCommandLine: EarsCommand {
                 throw UsageError(description: "ears train: --language \(language) is not known; allowed: \(Self.languages.joined(separator: ", "))")
             }
             options.language = language
+        }
+        options.idle = parsed.has("--idle")
+        if let progress = parsed.value("--progress") {
+            guard ["bar", "lines"].contains(progress) else {
+                throw UsageError(description: "ears train: --progress \(progress) is not known; allowed: bar, lines")
+            }
+            options.progressLines = progress == "lines"
         }
         options.phrase = parsed.operands.joined(separator: " ")
         guard !LetterMatcher.letters(options.phrase).isEmpty else {

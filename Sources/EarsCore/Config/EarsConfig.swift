@@ -55,6 +55,15 @@ package struct EarsConfig: Sendable, Equatable {
     /// `[wake] trained_models`: whether a phrase with a model from `ears train`
     /// is heard by it (on) or every phrase by the acoustic route (off).
     package var trainedModels = true
+    /// `[wake] auto_train`: whether the daemon trains a model by itself for
+    /// each configured phrase without one (at idle priority, one at a time;
+    /// the acoustic route hears the phrase meanwhile). Needs `trained_models`.
+    package var autoTrain = true
+    /// `[wake] auto_train_minutes`: the wall-time budget of one background
+    /// training, in minutes (as `ears train --minutes`).
+    package var autoTrainMinutes = EarsConfig.defaultTrainingMinutes
+    /// The default training budget in minutes, sized to finish one phrase on 2 cores.
+    package static let defaultTrainingMinutes = 8.0
     /// `[wake] models_directory`: where trained models live; nil means the
     /// environment decides (`PhraseModelDirectory`).
     package var modelsDirectory: String?

@@ -236,6 +236,7 @@ extension StatusReport {
                    help: "1 when the owner switched the ear text on (never the text itself), else 0.",
                    value: heardShown ? 1 : 0)
         remote?.expose(into: &out)
+        training?.expose(into: &out)
         return out.text
     }
 }

@@ -44,6 +44,8 @@ package struct StatusReport: Sendable {
     package var heardShown = false
     /// The Wyoming wake service's meters, or nil when it is off (no `[wyoming] uri`).
     package var remote: RemoteMeter?
+    /// Background training's states (`[wake] auto_train`), or nil before the daemon has configured it.
+    package var training: TrainingMeter?
 
     package init(engine: String, model: String) {
         self.engine = engine
@@ -81,6 +83,7 @@ package struct StatusReport: Sendable {
             "uptime_s": .decimal(uptimeSeconds, places: 1),
             "heard_shown": .bool(heardShown),
             "remote": remote?.jsonValue ?? .null,
+            "training": training?.jsonValue ?? .null,
         ]
     }
 

@@ -110,6 +110,15 @@ package enum ListenDaemon {
         audioThread.name = "ears-audio"
         audioThread.start()
 
+        // Background training (`[wake] auto_train`): a model for each phrase
+        // without one, loaded by a reload on the reload queue when written.
+        let reloadQueue = DispatchQueue(label: "ears.reload")
+        let trainer = AutoTrainer(invocation: .init(executable: AutoTrainer.selfExecutable(fallback: CommandLine.arguments[0]),
+                                                    configPath: options.overrides.configPath),
+                                  log: log, publish: { meter in board.update { $0.training = meter } },
+                                  reload: { reloadQueue.async { service.reload(service.currentConfig) } })
+        trainer.configure(config)
+
         // CPU % is sampled on its own timer so it keeps moving while closed.
         let meterQueue = DispatchQueue(label: "ears.meter")
         let cpuTimer = DispatchSource.makeTimerSource(queue: meterQueue)
@@ -144,17 +153,18 @@ package enum ListenDaemon {
         }
         // SIGHUP on a queue of its own: reading a huge or slow configuration
         // file must never delay the SIGTERM handler behind it.
-        let reloadQueue = DispatchQueue(label: "ears.reload")
         let reloadSource = DispatchSource.makeSignalSource(signal: SIGHUP, queue: reloadQueue)
         reloadSource.setEventHandler {
             supervision.reloading()
-            reload(options.overrides, into: service, log: log)
+            if let newConfig = reload(options.overrides, into: service, log: log) { trainer.configure(newConfig) }
             supervision.reloaded()
         }
         reloadSource.resume()
         sources.append(reloadSource)
         stopRequested.wait()
         log.info("stopping")
+        let stopStarted = ProcessClock.monotonicSeconds()
+        trainer.stop()
         supervision.stopping()
         service.stop()
         // The audio owner notices within a chunk; a device stuck in a read
@@ -162,6 +172,7 @@ package enum ListenDaemon {
         // the loader's threads are not waited for (a load may be deep in C code).
         let deadline = ProcessClock.monotonicSeconds() + 1.0
         while !service.hasFinished && ProcessClock.monotonicSeconds() < deadline { usleep(10_000) }
+        trainer.waitForStop(until: stopStarted + Self.trainingStopSeconds)
         cpuTimer.cancel()
         sources.forEach { $0.cancel() }
         zeroconf?.stop()
@@ -172,18 +183,25 @@ package enum ListenDaemon {
         return EarsProgram.ExitCode.success
     }
 
+    /// Seconds a background training gets to stop on SIGTERM before it is
+    /// killed (`ears train` stops between steps, well within this).
+    static let trainingStopSeconds = 1.5
+
     /// SIGHUP: re-reads the configuration (same `--config` and flags). A bad
     /// file — one `check-config` would refuse — is refused with its
-    /// file:line and the configuration in force stays.
-    private static func reload(_ overrides: ConfigOverrides, into service: ListenService, log: EarsLog) {
+    /// file:line and the configuration in force stays. Returns the new
+    /// configuration, or nil when it was refused.
+    private static func reload(_ overrides: ConfigOverrides, into service: ListenService, log: EarsLog) -> EarsConfig? {
         let path = overrides.configPath ?? EarsConfig.defaultPath
         do throws(ConfigValidation.Problems) {
             let newConfig = try ConfigValidation.load(overrides)
             let read = overrides.configPath != nil || FileManager.default.fileExists(atPath: path)
             log.info(read ? "reload: read \(path)" : "reload: no \(path); the defaults and flags apply")
             service.reload(newConfig)
+            return newConfig
         } catch {
             log.error("reload refused, the configuration in force stays: \(error.errors.map(\.description).joined(separator: "; "))")
+            return nil
         }
     }
 

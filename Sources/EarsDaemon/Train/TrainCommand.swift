@@ -34,7 +34,9 @@ package enum TrainCommand {
         let signals = stopSignals { interrupted.store(true, ordering: .relaxed) }
         defer { for source in signals { source.cancel() } }
 
-        let display = ProgressDisplay(terminal: isatty(STDERR_FILENO) == 1, write: errors)
+        if options.idle { lowerPriority(errors: errors) }
+        let display = ProgressDisplay(style: options.progressLines ? .lines : isatty(STDERR_FILENO) == 1 ? .bar : .plain,
+                                      write: errors)
         errors("ears train: \"\(options.phrase)\" (\(language)), budget \(options.minutes) min, seed \(options.seed); the model goes to \(directory)/\(name)")
         let trainer = PhraseTrainer(settings: settings,
                                     progress: { stage, done, total in display.update(stage, done: done, total: total) },
@@ -82,6 +84,24 @@ package enum TrainCommand {
         ]
     }
 
+    /// `--idle`: SCHED_IDLE (runs only when a core would otherwise idle) and
+    /// nice 19 for this process; the synthesizers it starts inherit both.
+    /// A failure is said and training goes on at normal priority.
+    private static func lowerPriority(errors: (String) -> Void) {
+        var parameters = sched_param()
+        parameters.sched_priority = 0
+        if sched_setscheduler(0, schedIdle, &parameters) != 0 {
+            errors("ears train: cannot run at idle priority (\(String(cString: strerror(errno)))); going on at nice 19")
+        }
+        if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19) != 0 {
+            errors("ears train: cannot lower the priority to nice 19 (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Linux's SCHED_IDLE policy (linux/sched.h); Glibc hides the name
+    /// without _GNU_SOURCE.
+    private static let schedIdle: Int32 = 5
+
     /// SIGINT and SIGTERM set the flag (through `onStop`) instead of killing
     /// the process, so the run ends between steps and removes its temp files.
     private static func stopSignals(_ onStop: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
@@ -99,8 +119,15 @@ package enum TrainCommand {
 }
 
 /// Draws `TrainingProgress` on stderr from any thread: redrawn in place on
-/// a terminal (at most every 0.2 s), a plain line per 10 % otherwise.
+/// a terminal (at most every 0.2 s), a plain line per 10 % otherwise, or
+/// (`--progress lines`, for the daemon) `progress FRACTION SECONDS_LEFT` at
+/// each whole percent (`-` while too early to say how long).
 final class ProgressDisplay: Sendable {
+    /// How progress is drawn.
+    enum Style: Sendable {
+        case bar, plain, lines
+    }
+
     private struct State {
         var progress: TrainingProgress
         var lastDrawn = -1.0
@@ -108,12 +135,12 @@ final class ProgressDisplay: Sendable {
         var lineOpen = false
     }
 
-    private let terminal: Bool
+    private let style: Style
     private let write: @Sendable (String) -> Void
     private let state: Mutex<State>
 
-    init(terminal: Bool, write: @escaping @Sendable (String) -> Void) {
-        self.terminal = terminal
+    init(style: Style, write: @escaping @Sendable (String) -> Void) {
+        self.style = style
         self.write = write
         state = Mutex(State(progress: TrainingProgress(startSeconds: ProcessClock.monotonicSeconds())))
     }
@@ -123,12 +150,19 @@ final class ProgressDisplay: Sendable {
         state.withLock { state in
             state.progress.update(stage, done: done, total: total)
             let line = state.progress.line(now: now)
-            if terminal {
+            switch style {
+            case .lines:
+                let percent = Int(state.progress.fraction * 100)
+                guard percent > state.lastTenth else { return }
+                state.lastTenth = percent
+                let left = state.progress.secondsLeft(now: now).map { String(Int($0.rounded())) } ?? "-"
+                write("progress \(JSONText.number(state.progress.fraction, places: 3)) \(left)")
+            case .bar:
                 guard now - state.lastDrawn >= 0.2 || done == total else { return }
                 state.lastDrawn = now
                 state.lineOpen = true
                 writeRaw("\r\u{1B}[2K" + line)
-            } else {
+            case .plain:
                 let tenth = Int(state.progress.fraction * 10)
                 guard tenth > state.lastTenth else { return }
                 state.lastTenth = tenth

@@ -37,12 +37,13 @@ var inheritedEnvironment: [String: String] {
     return environment
 }
 
-/// Runs `executable arguments` to completion with extra `environment`.
+/// Runs `executable arguments` to completion with extra `environment`
+/// (`ears listen` without background training unless asked: `withoutAutoTraining`).
 @discardableResult
 func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
+    process.arguments = executable == earsBinary ? withoutAutoTraining(arguments) : arguments
     process.environment = inheritedEnvironment.merging(environment) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -59,15 +60,32 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
                          stderr: errData.withLock { String(decoding: $0, as: UTF8.self) })
 }
 
+/// `arguments` with `--auto-train off` added when they start `ears listen`
+/// and do not set it (see `EarsDaemon.init`).
+func withoutAutoTraining(_ arguments: [String]) -> [String] {
+    guard let listen = arguments.firstIndex(of: "listen"), !arguments.contains(where: { $0.hasPrefix("--auto-train") }) else {
+        return arguments
+    }
+    var result = arguments
+    result.insert(contentsOf: ["--auto-train", "off"], at: listen + 1)
+    return result
+}
+
 /// A running `ears listen`, its output collected line by line.
 final class EarsDaemon: Sendable {
     let process: Process
     private let text = Mutex<String>("")
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `arguments` as given, except that `ears listen` gets `--auto-train
+    /// off` unless the test says otherwise: a daemon under test would
+    /// otherwise start training every phrase it has no model for, in the
+    /// background, into the machine's models directory.
+    /// `autoTrainAsConfigured`: pass `arguments` as they are, so the
+    /// configuration's `auto_train` decides (the background-training tests).
+    init(_ arguments: [String], environment: [String: String] = [:], autoTrainAsConfigured: Bool = false) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: earsBinary)
-        process.arguments = arguments
+        process.arguments = autoTrainAsConfigured ? arguments : withoutAutoTraining(arguments)
         process.environment = inheritedEnvironment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -143,11 +161,11 @@ extension EarsDaemon {
     /// Writes `config` to `<dir>/ears.conf`, starts `ears listen` on the
     /// fixture microphone (runtime directory `<dir>/run`), starts feeding it
     /// and waits until `/ears` says `listening`. The caller terminates it.
-    static func listening(in dir: String, config: String, mic: AlsaFixture) throws -> EarsDaemon {
+    static func listening(in dir: String, config: String, mic: AlsaFixture, autoTrainAsConfigured: Bool = false) throws -> EarsDaemon {
         let path = dir + "/ears.conf"
         try config.write(toFile: path, atomically: true, encoding: .utf8)
         let daemon = try EarsDaemon(["listen", "--config", path, "--device", "cap", "--runtime-dir", dir + "/run"],
-                                    environment: mic.environment)
+                                    environment: mic.environment, autoTrainAsConfigured: autoTrainAsConfigured)
         mic.startFeeding()
         let listening = waitForStatus(dir + "/run/status.sock", within: 20) { $0["phase"] as? String == "listening" }
         if listening == nil {

@@ -1,0 +1,75 @@
+/// What `/ears`, `ears status` and `/metrics` show of background training
+/// (`[wake] auto_train`): each configured phrase's state, how far a running
+/// training is and about how long it has left. Content-free: phrases are
+/// the configuration's text, never anything heard.
+package struct TrainingMeter: Sendable, Equatable {
+    /// One phrase's line.
+    package struct Entry: Sendable, Equatable {
+        /// The configured phrase.
+        package var phrase: String
+        /// Its state (`AutoTrainSchedule.State`).
+        package var state: AutoTrainSchedule.State
+
+        package init(phrase: String, state: AutoTrainSchedule.State) {
+            self.phrase = phrase
+            self.state = state
+        }
+    }
+
+    /// Whether the daemon trains by itself.
+    package var enabled: Bool
+    /// The phrases in configuration order.
+    package var entries: [Entry]
+
+    package init(enabled: Bool, entries: [Entry]) {
+        self.enabled = enabled
+        self.entries = entries
+    }
+
+    /// The meter of `schedule`.
+    package init(_ schedule: AutoTrainSchedule) {
+        enabled = schedule.enabled
+        entries = schedule.phrases.map { Entry(phrase: $0.text, state: $0.state) }
+    }
+
+    /// The `training` object of `/ears`: `auto_train` and, per phrase,
+    /// `state`, `percent` and `seconds_left` (while training, else null) and
+    /// `why` (kept aside or failed, else null).
+    package var jsonValue: JSONValue {
+        var phrases: [String: JSONValue] = [:]
+        for entry in entries {
+            var percent: JSONValue = .null, left: JSONValue = .null
+            if case let .training(fraction, secondsLeft) = entry.state {
+                percent = .integer(Int64((fraction * 100).rounded(.down)))
+                left = .decimal(secondsLeft, places: 0)
+            }
+            phrases[entry.phrase] = ["state": .string(entry.state.name), "percent": percent, "seconds_left": left,
+                                     "why": .optional(entry.state.why)]
+        }
+        return ["auto_train": .bool(enabled), "phrases": .object(phrases)]
+    }
+
+    /// Every state a phrase can be in, in the order metrics list them.
+    static let stateNames = ["waiting", "training", "ready", "kept_aside", "failed", "off"]
+
+    /// Appends the training families to `exposition`.
+    package func expose(into exposition: inout PrometheusExposition) {
+        exposition.family("ears_training_auto_train", .gauge,
+                          help: "1 when the daemon trains phrases without a model by itself ([wake] auto_train), else 0.",
+                          value: enabled ? 1 : 0)
+        exposition.family("ears_training_state", .gauge,
+                          help: "1 for each configured phrase's background-training state, 0 for the others.",
+                          samples: entries.flatMap { entry in
+                              Self.stateNames.map { (labels: [("phrase", entry.phrase), ("state", $0)], value: $0 == entry.state.name ? 1.0 : 0) }
+                          })
+        let running = entries.compactMap { entry -> (String, Double, Double?)? in
+            guard case let .training(fraction, left) = entry.state else { return nil }
+            return (entry.phrase, fraction, left)
+        }
+        exposition.family("ears_training_progress_ratio", .gauge, help: "How far the phrase being trained is, 0 to 1.",
+                          samples: running.map { (labels: [("phrase", $0.0)], value: $0.1) })
+        exposition.family("ears_training_seconds_left", .gauge,
+                          help: "About how many seconds the running training has left; no sample while too early to say.",
+                          samples: running.compactMap { run in run.2.map { (labels: [("phrase", run.0)], value: $0) } })
+    }
+}

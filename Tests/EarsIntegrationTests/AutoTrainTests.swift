@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// Issue 21's background training (`[wake] auto_train`): a running daemon
+/// trains a phrase that has no model, shows it, loads the model and wakes on
+/// it; stops cleanly; resumes after a restart; honours off and reloads.
+@Suite(.serialized) struct AutoTrainTests {
+    /// A small budget (the 50-positive floor, as TrainTests); at idle
+    /// priority under a busy `swift test` it can take minutes.
+    static let minutes = "0.5"
+    /// Seconds to wait for a background training to finish.
+    static let trainingWaitSeconds = 900.0
+
+    /// The `training.phrases[phrase]` object of a status report.
+    private func training(_ status: [String: Any]?, _ phrase: String) -> [String: Any]? {
+        ((status?["training"] as? [String: Any])?["phrases"] as? [String: Any])?[phrase] as? [String: Any]
+    }
+
+    private func config(models: String, phrases: [String], autoTrain: String = "on", minutes: String = AutoTrainTests.minutes) -> String {
+        """
+        [wake]
+        \(phrases.map { "phrase = \($0)" }.joined(separator: "\n"))
+        models_directory = \(models)
+        auto_train = \(autoTrain)
+        auto_train_minutes = \(minutes)
+        trained_threshold = 0.5
+        trained_contest = off
+        """
+    }
+
+    /// `ears train` processes whose arguments name `models`.
+    private func trainingProcesses(_ models: String) -> [String] {
+        let result = try? runCommand("/usr/bin/pgrep", ["-af", "train .*--models-dir \(models)"])
+        return (result?.stdout ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test("stopped mid-training, the daemon leaves no model and no child; restarted, it trains the phrase, shows it, loads the model and wakes on it")
+    func trainsInTheBackgroundAndWakes() throws {
+        let dir = try scratchDirectory("auto-train")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let text = config(models: models, phrases: ["hey cordelia"])
+
+        // First run: training starts, shows in /ears and /metrics; SIGTERM stops it.
+        let first = try EarsDaemon.listening(in: dir, config: text, mic: mic, autoTrainAsConfigured: true)
+        let socket = dir + "/run/status.sock"
+        let started = waitForStatus(socket, within: 30) { training($0, "hey cordelia")?["state"] as? String == "training" }
+        try #require(started != nil, "no background training shown: \(first.output)")
+        #expect((started?["training"] as? [String: Any])?["auto_train"] as? Bool == true)
+        let metrics = try curlUnix(socket, "/metrics").body
+        #expect(metrics.contains("ears_training_state{phrase=\"hey cordelia\",state=\"training\"} 1"), "\(metrics)")
+        #expect(first.waitForLine(within: 10) { $0.contains("training \"hey cordelia\" in the background") } != nil)
+        usleep(3_000_000)
+        #expect(!trainingProcesses(models).isEmpty, "the child runs")
+        #expect(first.terminate(within: 5) == 0, "\(first.output)")
+        usleep(500_000)
+        #expect(trainingProcesses(models).isEmpty, "no training outlives the daemon")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: models)) ?? []
+        #expect(left.isEmpty, "nothing written by a stopped training: \(left)")
+
+        // Second run: trains from the start to a model, loads it, wakes on it.
+        let second = try EarsDaemon.listening(in: dir, config: text, mic: mic, autoTrainAsConfigured: true)
+        defer { _ = second.terminate() }
+        let loaded = second.waitForLine(within: Self.trainingWaitSeconds) { $0.contains("trained models for \"hey cordelia\"") }
+        try #require(loaded != nil, "the model was never loaded: \(second.output)")
+        let ready = waitForStatus(socket, within: 10) { training($0, "hey cordelia")?["state"] as? String == "ready" }
+        #expect(ready != nil, "status shows the phrase ready")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: models)) ?? []
+        #expect(files == ["hey-cordelia.wakemodel"], "one good model, nothing else: \(files)")
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        mic.enqueue(try Speech.rawSamples(of: dir + "/call.wav"))
+        let wake = second.waitForLine(within: 30) { $0.hasPrefix("notice: wake") }
+        #expect(wake?.contains("phrase=\"hey cordelia\"") == true, "\(second.output)")
+        #expect(second.terminate(within: 5) == 0)
+    }
+
+    @Test("with auto_train = off in the configuration, nothing trains and the status says off")
+    func offIsHonoured() throws {
+        let dir = try scratchDirectory("auto-train-off")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let daemon = try EarsDaemon.listening(in: dir, config: config(models: models, phrases: ["hey cordelia"], autoTrain: "off"),
+                                              mic: mic, autoTrainAsConfigured: true)
+        defer { _ = daemon.terminate() }
+        let status = waitForStatus(dir + "/run/status.sock", within: 10) { training($0, "hey cordelia") != nil }
+        #expect(training(status, "hey cordelia")?["state"] as? String == "off")
+        #expect((status?["training"] as? [String: Any])?["auto_train"] as? Bool == false)
+        usleep(2_000_000)
+        #expect(trainingProcesses(models).isEmpty)
+        #expect(!daemon.output.contains { $0.contains("in the background") })
+    }
+
+    @Test("a phrase removed from the configuration on SIGHUP stops its training, and the next phrase's starts")
+    func reloadStopsARemovedPhrase() throws {
+        let dir = try scratchDirectory("auto-train-reload")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let daemon = try EarsDaemon.listening(in: dir, config: config(models: models, phrases: ["hey cordelia", "okay juniper"], minutes: "5"),
+                                              mic: mic, autoTrainAsConfigured: true)
+        defer { _ = daemon.terminate() }
+        let socket = dir + "/run/status.sock"
+        let first = waitForStatus(socket, within: 30) { training($0, "hey cordelia")?["state"] as? String == "training" }
+        try #require(first != nil, "\(daemon.output)")
+        #expect(training(first, "okay juniper")?["state"] as? String == "waiting")
+        try config(models: models, phrases: ["okay juniper"], minutes: "5").write(toFile: dir + "/ears.conf", atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(daemon.waitForLine(within: 10) { $0.contains("background training of \"hey cordelia\" stopped") } != nil, "\(daemon.output)")
+        let next = waitForStatus(socket, within: 20) { training($0, "okay juniper")?["state"] as? String == "training" }
+        #expect(next != nil, "\(daemon.output)")
+        #expect(training(next, "hey cordelia") == nil, "a removed phrase leaves the status")
+        #expect(daemon.terminate(within: 5) == 0)
+    }
+}
