@@ -182,10 +182,16 @@ package enum EngineFactory {
                                 pronouncer: any Pronouncer) throws(TranscriberError) -> (any WakeVerifier)? {
         guard config.verifier, config.engine == .pocketsphinx, !config.phrases.isEmpty else { return nil }
         let model = try PocketSphinxModel.locate(in: config.model)
-        let scorer = PhoneticScorer(pronouncer: pronouncer)
-        return try PocketSphinxVerifier(model: model, phrases: config.phrases.map(\.text), soundAlikes: soundAlikes,
-                                        fallback: letterToSound.phones(for:)) { phrase, transcript in
-            scorer.score(scorer.prepare(phrase), before: "", newest: transcript)
+        let phrases = config.phrases.map(\.text)
+        // One per model, phrases and sound-alikes, shared by every ear (SharedVerifier).
+        let key = ([model.directory] + phrases + soundAlikes.keys.sorted().map { "\($0)=\(soundAlikes[$0] ?? [])" })
+            .joined(separator: "\u{1F}")
+        return try SharedVerifier.shared(key: key) { () throws(TranscriberError) -> (any WakeVerifier)? in
+            let scorer = PhoneticScorer(pronouncer: pronouncer)
+            return try PocketSphinxVerifier(model: model, phrases: phrases, soundAlikes: soundAlikes,
+                                            fallback: letterToSound.phones(for:)) { phrase, transcript in
+                scorer.score(scorer.prepare(phrase), before: "", newest: transcript)
+            }
         }
     }
 }

@@ -12,7 +12,9 @@ import Foundation
 /// session is made (the session keeps its own copy).
 ///
 /// Input and output names are read from the model; the first input and the
-/// first output are used. Not thread-safe: used from one thread.
+/// first output are used. `run` may be called from several threads at once
+/// (ONNX Runtime's `Run` is thread-safe, and nothing here changes after
+/// `init`): `OpenWakeWordEmbedder` shares one session between streams.
 package final class ONNXSession {
     /// The model file.
     package let path: String

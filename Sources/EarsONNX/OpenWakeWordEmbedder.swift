@@ -1,5 +1,6 @@
 import EarsCore
 import Foundation
+import Synchronization
 
 /// openWakeWord's shared speech front end: its melspectrogram and embedding
 /// models (openwakeword 0.5.1, `resources/models/melspectrogram.onnx` and
@@ -14,8 +15,38 @@ import Foundation
 /// `EmbeddingWindowing`) and batched embedding runs (up to `clipBatch`
 /// windows per run), which is where the time goes.
 ///
-/// Used from one thread (the `SpeechEmbedder` contract).
+/// Used from one thread (the `SpeechEmbedder` contract). The two ONNX
+/// sessions are shared by every embedder of the process that loaded the
+/// same directory (`Models`, held weakly): ONNX Runtime's `Run` is
+/// thread-safe and the sessions keep no stream state, so a second stream
+/// (the microphone and each Wyoming client) costs only its own windowing,
+/// not another copy of the models (issue 21).
 package final class OpenWakeWordEmbedder: SpeechEmbedder {
+    /// The two loaded models, shared between embedders (see the type's documentation).
+    final class Models: @unchecked Sendable {
+        // @unchecked: ONNXSession keeps no mutable Swift state after init,
+        // and ONNX Runtime allows concurrent Run calls on one session.
+        let mel: ONNXSession
+        let embedding: ONNXSession
+        let frontEndVersion: String
+
+        init(mel: ONNXSession, embedding: ONNXSession, frontEndVersion: String) {
+            self.mel = mel
+            self.embedding = embedding
+            self.frontEndVersion = frontEndVersion
+        }
+    }
+
+    private struct WeakModels: @unchecked Sendable {
+        weak var models: Models?
+    }
+
+    /// The live models by directory.
+    private static let loaded = Mutex<[String: WeakModels]>([:])
+
+    /// How many distinct loaded model pairs are alive (for tests).
+    package static var liveModelCount: Int { loaded.withLock { $0.values.count { $0.models != nil } } }
+
     /// The model file names, as the wheel and `make install` name them.
     package static let melFileName = "melspectrogram.onnx"
     package static let embeddingFileName = "embedding_model.onnx"
@@ -38,8 +69,9 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
     /// The directory the two models were loaded from.
     package let directory: String
 
-    private let mel: ONNXSession
-    private let embedding: ONNXSession
+    private let models: Models
+    private var mel: ONNXSession { models.mel }
+    private var embedding: ONNXSession { models.embedding }
     private var windowing = EmbeddingWindowing()
 
     /// Finds the two models (see `candidateDirectories`), opens ONNX Runtime
@@ -104,22 +136,37 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
     /// Loads the two models in `directory` (prefer `locate`, whose error
     /// names the missing file and the install step).
     package init(directory: String) throws(TranscriberError) {
+        models = try Self.models(in: directory)
+        frontEndVersion = models.frontEndVersion
+        self.directory = directory
+    }
+
+    /// The live models of `directory`, or newly loaded ones (outside the
+    /// lock: a load takes a moment, other directories need not wait).
+    private static func models(in directory: String) throws(TranscriberError) -> Models {
+        if let found = loaded.withLock({ $0[directory]?.models }) { return found }
         let library = try ONNXRuntimeLibrary.shared()
         let melPath = directory + "/" + OpenWakeWordEmbedder.melFileName
         let embeddingPath = directory + "/" + OpenWakeWordEmbedder.embeddingFileName
         for path in [melPath, embeddingPath] where !ONNXSearch.isFile(path) {
             throw .modelMissing(engine: "openwakeword front end", path: path, install: OpenWakeWordEmbedder.installHint)
         }
+        let made: Models
         do {
-            mel = try ONNXSession(path: melPath, library: library)
-            embedding = try ONNXSession(path: embeddingPath, library: library)
+            let melDigest = OpenWakeWordEmbedder.digestPrefix(melPath)
+            let embeddingDigest = OpenWakeWordEmbedder.digestPrefix(embeddingPath)
+            made = Models(mel: try ONNXSession(path: melPath, library: library),
+                          embedding: try ONNXSession(path: embeddingPath, library: library),
+                          frontEndVersion: "openwakeword-\(OpenWakeWordEmbedder.openWakeWordVersion) mel:\(melDigest) emb:\(embeddingDigest)")
         } catch {
             throw error.transcriberError
         }
-        let melDigest = OpenWakeWordEmbedder.digestPrefix(melPath)
-        let embeddingDigest = OpenWakeWordEmbedder.digestPrefix(embeddingPath)
-        frontEndVersion = "openwakeword-\(OpenWakeWordEmbedder.openWakeWordVersion) mel:\(melDigest) emb:\(embeddingDigest)"
-        self.directory = directory
+        return loaded.withLock { table in
+            if let found = table[directory]?.models { return found }
+            table = table.filter { $0.value.models != nil }
+            table[directory] = WeakModels(models: made)
+            return made
+        }
     }
 
     package func feed(_ samples: [Int16]) throws(TranscriberError) -> [[Float]] {

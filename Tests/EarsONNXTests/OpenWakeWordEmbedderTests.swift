@@ -121,6 +121,25 @@ import Testing
         #expect(try embedder.embeddings(ofClip: Array(samples.prefix(1279))).isEmpty)
     }
 
+    @Test("two streams share one pair of sessions yet keep their own state: interleaved on two threads, each gets what it gets alone")
+    func streamsShareTheSessionsButNotTheirState() async throws {
+        let dir = try Self.scratch("shared")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let samples = try Self.phrase(in: dir).samples
+        let first = try OpenWakeWordEmbedder.locate()
+        let second = try OpenWakeWordEmbedder.locate()
+        #expect(OpenWakeWordEmbedder.liveModelCount == 1, "one directory, one pair of sessions")
+        let alone = try first.embeddings(ofClip: samples)
+        let silence = [Int16](repeating: 0, count: samples.count)
+        let quiet = try first.embeddings(ofClip: silence)
+        // Two streams at once, each in its own chunks, on two threads.
+        async let speech = Self.feedInChunks(first, samples, chunk: 1600)
+        async let nothing = Self.feedInChunks(second, silence, chunk: 777)
+        let (heard, heardNothing) = try await (speech, nothing)
+        #expect(Self.maxDifference(heard, alone) <= Self.tolerance)
+        #expect(Self.maxDifference(heardNothing, quiet) <= Self.tolerance)
+    }
+
     @Test func frontEndVersionNamesTheModelsByDigest() throws {
         let embedder = try OpenWakeWordEmbedder.locate()
         let version = embedder.frontEndVersion
