@@ -13,3 +13,11 @@ SOAK_ARGS ?=
 ## soak: ears listening for an hour: every call heard, RSS slope < 1 kB/min, descriptors flat.
 soak: release
 	python3 bench/soak.py $(BUILD_DIR)/release/ears --doc docs/operations.md $(SOAK_ARGS)
+
+.PHONY: bench-beside-training
+
+## bench-beside-training: the listening path alone, then beside a background training
+## (auto_train of a second phrase): calls heard, wake latency p50/p95, dropped chunks,
+## CPU; 2 × 6 min of real time. Writes docs/operations.md. BESIDE_ARGS='--audio-minutes 10'.
+bench-beside-training: release
+	python3 bench/beside_training.py $(BUILD_DIR)/release/ears --doc docs/operations.md $(BESIDE_ARGS)
