@@ -76,6 +76,31 @@ import Testing
         #expect(second.terminate(within: 5) == 0)
     }
 
+    @Test("a phrase whose model was kept aside is not trained again: the status says why, and the acoustic route hears it")
+    func keptAsideStaysOnTheAcousticRoute() throws {
+        let dir = try scratchDirectory("auto-train-aside")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        // Only its presence counts: ears train leaves it when the acoustic route heard more held-out calls.
+        FileManager.default.createFile(atPath: models + "/hey-cordelia.wakemodel.aside", contents: Data("weights".utf8))
+        let mic = try AlsaFixture(directory: dir)
+        defer { mic.stop() }
+        let daemon = try EarsDaemon.listening(in: dir, config: config(models: models, phrases: ["hey cordelia"]),
+                                              mic: mic, autoTrainAsConfigured: true)
+        defer { _ = daemon.terminate() }
+        let status = waitForStatus(dir + "/run/status.sock", within: 10) { training($0, "hey cordelia") != nil }
+        #expect(training(status, "hey cordelia")?["state"] as? String == "kept_aside")
+        let why = training(status, "hey cordelia")?["why"] as? String ?? ""
+        #expect(why.contains("hey-cordelia.wakemodel.aside") && why.contains("acoustic route"), "\(why)")
+        usleep(2_000_000)
+        #expect(trainingProcesses(models).isEmpty)
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        mic.enqueue(try Speech.rawSamples(of: dir + "/call.wav"))
+        let wake = daemon.waitForLine(within: 30) { $0.hasPrefix("notice: wake") }
+        #expect(wake?.contains("phrase=\"hey cordelia\"") == true, "\(daemon.output)")
+    }
+
     @Test("with auto_train = off in the configuration, nothing trains and the status says off")
     func offIsHonoured() throws {
         let dir = try scratchDirectory("auto-train-off")

@@ -74,7 +74,12 @@ package enum TrainingEvaluation {
         package var total = 0
         /// hits / total, nil when there is nothing.
         package var rate: Double? { total > 0 ? Double(hits) / Double(total) : nil }
-        mutating func add(_ hit: Bool) {
+        package init(hits: Int = 0, total: Int = 0) {
+            self.hits = hits
+            self.total = total
+        }
+        /// Counts one more, a hit or not.
+        package mutating func add(_ hit: Bool) {
             total += 1
             if hit { hits += 1 }
         }
@@ -104,10 +109,12 @@ package enum TrainingEvaluation {
             case .positive:
                 let heard = hears(clip, in: found)
                 figures.allPositives.add(heard)
-                let snr = clip.augmentation.noise == nil ? Double.infinity : clip.augmentation.signalToNoiseDecibels
-                if snr >= 15 { figures.clean.add(heard) }
-                else if snr >= 7.5 && snr < 12.5 { figures.near10dB.add(heard) }
-                else if snr >= 2.5 && snr < 7.5 { figures.near5dB.add(heard) }
+                switch RouteComparison.Condition(of: clip.augmentation) {
+                case .clean: figures.clean.add(heard)
+                case .near10dB: figures.near10dB.add(heard)
+                case .near5dB: figures.near5dB.add(heard)
+                case nil: break
+                }
             case .negative(.soundAlike), .negative(.phraseWordAlone):
                 figures.soundAlikes.add(!found.isEmpty)
             case .negative(.phraseWordsInSentence):

@@ -76,7 +76,7 @@ package final class AutoTrainer: Sendable {
             let path = TrainedModels.path(of: phrase.text, config: config)
             // A file that is there but unusable is replaced by training.
             let usable = ((try? TrainedModels.read(path, phrase: phrase.text)) ?? nil) != nil
-            return AutoTrainSchedule.Phrase(text: phrase.text, hasModel: usable)
+            return AutoTrainSchedule.Phrase(text: phrase.text, hasModel: usable, asideWhy: usable ? nil : Self.asideWhy(path))
         }
         let actions = state.withLock { state in
             state.minutes = config.autoTrainMinutes
@@ -181,6 +181,11 @@ package final class AutoTrainer: Sendable {
             outcome = .written
             for line in summary.split(separator: "\n") { log.info("background training: \(line.trimmingCharacters(in: .whitespaces))") }
             log.notice("trained \(JSONText.string(phrase)) in the background; loading its model")
+        } else if process.terminationReason == .exit && status == TrainCommand.keptAsideStatus {
+            let why = lastSentence.map { String($0.dropFirst($0.hasPrefix("kept aside: ") ? "kept aside: ".count : 0)) }
+                ?? "the trained model heard fewer held-out calls than the acoustic route"
+            outcome = .keptAside(why)
+            log.notice("background training of \(JSONText.string(phrase)) kept its model aside: \(why)")
         } else if process.terminationReason == .uncaughtSignal || status == 130 {
             outcome = .stopped
         } else {
@@ -193,6 +198,15 @@ package final class AutoTrainer: Sendable {
             return state.schedule.finished(phrase, outcome)
         }
         perform(actions)
+    }
+
+    /// Why the model at `modelPath` is kept aside, when its aside file is
+    /// there (`ears train` found the acoustic route better); nil otherwise.
+    static func asideWhy(_ modelPath: String) -> String? {
+        let asidePath = modelPath + TrainCommand.asideSuffix
+        guard FileManager.default.fileExists(atPath: asidePath) else { return nil }
+        return "a model was trained but hears fewer held-out calls than the acoustic route, so it is kept aside at "
+            + "\(asidePath); run ears train again (a larger --minutes may do better) or remove that file to train again"
     }
 
     /// `progress FRACTION SECONDS_LEFT` (`-` for unknown) read, or nil for another line.

@@ -90,8 +90,26 @@ final class PhraseTrainer {
         self.isCancelled = isCancelled
     }
 
-    /// Runs every stage; returns the model.
-    func run(pronouncer: any Pronouncer) throws(Failure) -> WakeModel {
+    /// One held-out call kept for the comparison with the acoustic route:
+    /// its audio (16 kHz), where its phrase ends, and its condition.
+    struct HeldOutCall {
+        var samples: [Int16]
+        var speechEndSample: Int
+        var condition: RouteComparison.Condition
+    }
+
+    /// What training produced: the model and, when the acoustic route could
+    /// be measured on the same held-out calls, the comparison of the two.
+    struct Outcome {
+        var model: WakeModel
+        var comparison: RouteComparison?
+    }
+
+    /// Runs every stage; returns the model. `acousticHears`, when given,
+    /// says whether the acoustic route wakes on one held-out call (its audio
+    /// and the sample where its phrase ends); the model is compared with it.
+    func run(pronouncer: any Pronouncer,
+             acousticHears: ((_ samples: [Int16], _ speechEndSample: Int) -> Bool)? = nil) throws(Failure) -> Outcome {
         let started = ContinuousClock.now
         let plan = try makePlan(pronouncer: pronouncer)
         let clips = Self.withQuiet(plan.clips, seed: settings.seed)
@@ -103,6 +121,7 @@ final class PhraseTrainer {
         let frontEnd = try probeFrontEnd()
         let features = try listen(clips: streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
         note("heard them through the front end by \(Self.seconds(since: started)) s")
+        let heldOutCalls = acousticHears == nil ? [] : Self.heldOutCalls(streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
 
         let labelling = TrainingWindows()
@@ -141,13 +160,24 @@ final class PhraseTrainer {
         }
         progress(.validating, 1, 2)
         let heldOut = TrainingEvaluation.figures(head, threshold: threshold, clips: features.filter { $0.split == .heldOut })
+        var comparison: RouteComparison?
+        if let acousticHears, !heldOutCalls.isEmpty {
+            var acoustic: [RouteComparison.Condition: TrainingEvaluation.Tally] = [:]
+            for call in heldOutCalls {
+                if isCancelled() { throw .cancelled }
+                acoustic[call.condition, default: .init()].add(acousticHears(call.samples, call.speechEndSample))
+            }
+            comparison = RouteComparison(model: [.clean: heldOut.clean, .near10dB: heldOut.near10dB, .near5dB: heldOut.near5dB],
+                                         acoustic: acoustic)
+            note("held-out calls, trained model vs acoustic route: \(comparison?.figuresLine ?? "")")
+        }
         progress(.validating, 2, 2)
         note("threshold \(threshold): validation voices hear \(Self.describe(validationFigures.allPositives)) of the phrase, "
             + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s")
 
         let positives = examples.filter { $0.label > 0.5 }.count
         let seconds = Double((ContinuousClock.now - started).components.seconds)
-        return WakeModel(
+        let model = WakeModel(
             phrase: settings.phrase, language: settings.language, frontEndVersion: frontEnd, head: head, threshold: threshold,
             training: WakeModel.TrainingSummary(voices: plan.speakers[.train] ?? [], heldOutVoices: plan.speakers[.heldOut] ?? [],
                                                 positives: positives, negatives: examples.count - positives,
@@ -156,6 +186,20 @@ final class PhraseTrainer {
             validation: WakeModel.ValidationFigures(recallClean: heldOut.clean.rate, recallAt10dB: heldOut.near10dB.rate,
                                                     recallAt5dB: heldOut.near5dB.rate, falseWakesPerHour: heldOut.falseWakesPerHour,
                                                     soundAlikeWakeRate: heldOut.soundAlikes.rate))
+        return Outcome(model: model, comparison: comparison)
+    }
+
+    /// The held-out positives' audio, end and condition (the calls both
+    /// routes are measured on); a few dozen clips, copied out so the rest of
+    /// the synthesized audio can go.
+    static func heldOutCalls(_ clips: [TrainingClip], audio: [[Int16]], continuedEnds: [Int: Int]) -> [HeldOutCall] {
+        zip(clips, audio).compactMap { clip, samples in
+            guard clip.role == .positive, clip.split == .heldOut, let condition = RouteComparison.Condition(of: clip.augmentation) else {
+                return nil
+            }
+            let end = continuedEnds[clip.index] ?? samples.count - Int(trailSeconds * Double(AudioFormat.sampleRate))
+            return HeldOutCall(samples: samples, speechEndSample: end, condition: condition)
+        }
     }
 
     // MARK: stages

@@ -42,9 +42,18 @@ package enum TrainCommand {
                                     progress: { stage, done, total in display.update(stage, done: done, total: total) },
                                     note: { line in display.note(line) },
                                     isCancelled: { interrupted.load(ordering: .relaxed) })
-        let model: WakeModel
+        var check: AcousticCheck?
+        if !options.useAnyway {
+            do throws(TranscriberError) {
+                check = try AcousticCheck(phrase: options.phrase, language: language, config: config)
+            } catch {
+                display.note("ears train: the acoustic route cannot load (\(error.sentence)); the model is used without comparing it")
+            }
+        }
+        let outcome: PhraseTrainer.Outcome
         do throws(PhraseTrainer.Failure) {
-            model = try trainer.run(pronouncer: DetectorFactory.pronouncer(for: config))
+            outcome = try trainer.run(pronouncer: DetectorFactory.pronouncer(for: config),
+                                      acousticHears: check.map { check in { check.hears($0, speechEndSample: $1) } })
         } catch {
             display.finish()
             errors("ears train: \(error.sentence)")
@@ -56,20 +65,36 @@ package enum TrainCommand {
             errors("ears train: \(PhraseTrainer.Failure.cancelled.sentence)")
             return interruptedStatus
         }
+        let model = outcome.model
+        let aside = outcome.comparison?.asideWhy
         let path: String
         do throws(ModelFileWriter.ModelFileError) {
-            path = try ModelFileWriter.write(model.encoded(), directory: directory, name: name)
+            // A model worse than the acoustic route is written beside the
+            // models (not read by listen or scan), so its figures can be seen.
+            path = try ModelFileWriter.write(model.encoded(), directory: directory, name: aside == nil ? name : name + asideSuffix)
         } catch {
             errors("ears train: \(error.sentence)")
             return 1
         }
-        for line in summary(model, path: path) { output(line) }
+        // A model in use supersedes one kept aside before.
+        if aside == nil { unlink(directory + "/" + name + asideSuffix) }
+        for line in summary(model, path: path, comparison: outcome.comparison) { output(line) }
+        if let aside {
+            errors("ears train: kept aside: \(aside); a larger --minutes may do better, or --use-anyway uses it regardless")
+            return keptAsideStatus
+        }
         return 0
     }
 
+    /// Exit status when the model was trained but kept aside (the acoustic
+    /// route heard more of the held-out calls): written as `NAME.aside`.
+    static let keptAsideStatus: Int32 = 3
+    /// What a kept-aside model's file name ends in, after `<phrase>.wakemodel`.
+    package static let asideSuffix = ".aside"
+
     /// What a person reads when training is done: the file, the threshold,
     /// and the figures on the voices the model never heard.
-    static func summary(_ model: WakeModel, path: String) -> [String] {
+    static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil) -> [String] {
         let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
         let figures = model.validation
         return [
@@ -80,7 +105,10 @@ package enum TrainCommand {
                 + "~10 dB \(percent(figures.recallAt10dB)), ~5 dB \(percent(figures.recallAt5dB)); "
                 + "false wakes \(figures.falseWakesPerHour.map { String(format: "%.1f", $0) } ?? "n/a") per hour; "
                 + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
-            "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)",
+        ] + (comparison.map { ["  the same held-out calls, trained model vs acoustic route: \($0.figuresLine)"] } ?? []) + [
+            comparison?.asideWhy == nil
+                ? "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)"
+                : "  kept aside: ears listen and ears scan keep the acoustic route for \"\(model.phrase)\"",
         ]
     }
 
