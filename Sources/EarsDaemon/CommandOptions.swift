@@ -124,7 +124,7 @@ package struct TrainOptions: Equatable {
     /// The default budget in minutes, sized to finish one phrase on 2 cores.
     package static let defaultMinutes = EarsConfig.defaultTrainingMinutes
     /// `--use-anyway`: write the model in use even when the acoustic route
-    /// hears more of the held-out calls (no comparison is made).
+    /// hears more of the held-out calls (the comparison is still shown).
     package var useAnyway = false
     /// `--idle`: run at idle priority (SCHED_IDLE, nice 19), as background training does.
     package var idle = false

@@ -18,7 +18,7 @@ struct TrainCommandLine: EarsCommand {
         FlagSpec("--voices", "LIST", "comma-separated voice ids or engines (e.g. flite,espeak); default every installed voice"),
         FlagSpec("--seed", "N", "the random seed, a whole number from 0 (default 1)"),
         FlagSpec("--language", "en|ko", "the phrase's language (default: guessed from its script)"),
-        FlagSpec("--use-anyway", "use the model even if the acoustic route hears more of the held-out calls (default: keep it aside, exit 3)"),
+        FlagSpec("--use-anyway", "use the model even if the acoustic route hears more of the held-out calls (default: keep it aside, exit 3; the comparison is still shown)"),
         FlagSpec("--idle", "run at idle priority (SCHED_IDLE, nice 19), as the daemon's background training does"),
         FlagSpec("--progress", "bar|lines", "progress on stderr: a bar or plain lines (default, by terminal), or lines of 'progress FRACTION SECONDS_LEFT' for a program"),
     ] + ConfigFlags.all

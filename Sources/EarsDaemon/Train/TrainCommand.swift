@@ -43,12 +43,10 @@ package enum TrainCommand {
                                     note: { line in display.note(line) },
                                     isCancelled: { interrupted.load(ordering: .relaxed) })
         var check: AcousticCheck?
-        if !options.useAnyway {
-            do throws(TranscriberError) {
-                check = try AcousticCheck(phrase: options.phrase, language: language, config: config)
-            } catch {
-                display.note("ears train: the acoustic route cannot load (\(error.sentence)); the model is used without comparing it")
-            }
+        do throws(TranscriberError) {
+            check = try AcousticCheck(phrase: options.phrase, language: language, config: config)
+        } catch {
+            display.note("ears train: the acoustic route cannot load (\(error.sentence)); the model is used without comparing it")
         }
         let outcome: PhraseTrainer.Outcome
         do throws(PhraseTrainer.Failure) {
@@ -66,7 +64,7 @@ package enum TrainCommand {
             return interruptedStatus
         }
         let model = outcome.model
-        let aside = outcome.comparison?.asideWhy
+        let aside = options.useAnyway ? nil : outcome.comparison?.asideWhy
         let path: String
         do throws(ModelFileWriter.ModelFileError) {
             // A model worse than the acoustic route is written beside the
@@ -78,7 +76,7 @@ package enum TrainCommand {
         }
         // A model in use supersedes one kept aside before.
         if aside == nil { unlink(directory + "/" + name + asideSuffix) }
-        for line in summary(model, path: path, comparison: outcome.comparison) { output(line) }
+        for line in summary(model, path: path, comparison: outcome.comparison, usedAnyway: options.useAnyway) { output(line) }
         if let aside {
             errors("ears train: kept aside: \(aside); a larger --minutes may do better, or --use-anyway uses it regardless")
             return keptAsideStatus
@@ -94,7 +92,7 @@ package enum TrainCommand {
 
     /// What a person reads when training is done: the file, the threshold,
     /// and the figures on the voices the model never heard.
-    static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil) -> [String] {
+    static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil, usedAnyway: Bool = false) -> [String] {
         let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
         let figures = model.validation
         return [
@@ -106,8 +104,9 @@ package enum TrainCommand {
                 + "false wakes \(figures.falseWakesPerHour.map { String(format: "%.1f", $0) } ?? "n/a") per hour; "
                 + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
         ] + (comparison.map { ["  the same held-out calls, trained model vs acoustic route: \($0.figuresLine)"] } ?? []) + [
-            comparison?.asideWhy == nil
-                ? "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)"
+            comparison?.asideWhy == nil || usedAnyway
+                ? (comparison?.asideWhy == nil ? "" : "  used anyway (--use-anyway), though the acoustic route heard more of these calls\n")
+                    + "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)"
                 : "  kept aside: ears listen and ears scan keep the acoustic route for \"\(model.phrase)\"",
         ]
     }
