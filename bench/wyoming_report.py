@@ -97,8 +97,8 @@ class Report:
             "of the server process, sampled every 0.1 s; CPU is its utime + stime over the phase (10 ms ticks) "
             "divided by the audio seconds streamed. ears ran with its own microphone absent (`--device nosuch`: "
             "it retries quietly), so its CPU is the remote streams'. After a connection closes, ears keeps its "
-            "engine for the next one (up to `[wyoming] max_streams` of them, so a new Home Assistant pipeline "
-            "does not wait for a load): RSS after the streams is meant to stay near the peak.",
+            "engine for the next one (at most two, so a new Home Assistant pipeline does not wait for a load; "
+            "the verifier and the front end's sessions are shared by all streams).",
             "",
             f"Ratios, ears over openWakeWord, this run: CPU per audio second ×{cpu_one:.1f} with one stream and "
             f"×{cpu_many:.1f} with {self.streams}; peak RSS with {self.streams} streams ×{rss_many:.1f}. "

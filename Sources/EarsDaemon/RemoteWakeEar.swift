@@ -156,6 +156,14 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
 /// dropped as they come up. At most `capacity` are kept: as many as can be
 /// in use at once, whose memory the process holds at that peak anyway.
 final class RemoteWakeEarPool: Sendable {
+    /// Ears kept for reconnecting clients, at most (issue 21's memory budget):
+    /// a satellite's pipelines come one after another, so two cover a
+    /// reconnect and one overlap; each kept ear holds its own spotter (the
+    /// verifier and the front end's sessions are shared, `SharedVerifier`,
+    /// `OpenWakeWordEmbedder.Models`), and more would hold memory for
+    /// streams that have gone.
+    static let keptEarsLimit = 2
+
     private let idle = Mutex<[RemoteWakeEar]>([])
     private let capacity: Int
     private let current: @Sendable () -> EarsConfig

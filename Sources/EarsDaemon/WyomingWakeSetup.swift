@@ -26,7 +26,7 @@ enum WyomingWakeSetup {
         guard !config.wyomingURIs.isEmpty else { return nil }
         let options = WyomingWakeService.Options(maximumStreams: config.wyomingMaxStreams, socketMode: mode_t(config.socketMode), version: version,
                                                  languages: languages(for: config))
-        let pool = RemoteWakeEarPool(capacity: config.wyomingMaxStreams, current: current)
+        let pool = RemoteWakeEarPool(capacity: min(config.wyomingMaxStreams, RemoteWakeEarPool.keptEarsLimit), current: current)
         let service = try WyomingWakeService(uris: config.wyomingURIs, options: options, log: log,
                                              phrases: { phrases.current },
                                              makeListener: { () throws(RemoteWakeError) -> any RemoteWakeListener in try pool.take() },
