@@ -13,7 +13,7 @@ import Testing
             acoustic: [.clean: Tally(hits: 10, total: 10), .near10dB: Tally(hits: 4, total: 10), .near5dB: Tally(hits: 2, total: 10)])
         #expect(comparison.modelIsBetter)
         #expect(comparison.asideWhy == nil)
-        #expect(comparison.figuresLine == "clean 80% vs 100%, ~10 dB 70% vs 40%, ~5 dB 60% vs 20%")
+        #expect(comparison.figuresLine == "clean 80% vs 100% (of 10 calls), ~10 dB 70% vs 40% (of 10), ~5 dB 60% vs 20% (of 10)")
     }
 
     @Test("a model that hears fewer calls on average is kept aside, and the sentence gives both means and every condition")
@@ -24,7 +24,7 @@ import Testing
         #expect(!comparison.modelIsBetter)
         let why = try #require(comparison.asideWhy)
         #expect(why.contains("mean 42% vs 67%"), "\(why)")
-        #expect(why.contains("clean 75% vs 100%, ~10 dB 50% vs 75%, ~5 dB 0% vs 25%"), "\(why)")
+        #expect(why.contains("clean 75% vs 100% (of 8 calls), ~10 dB 50% vs 75% (of 4), ~5 dB 0% vs 25% (of 4)"), "\(why)")
         #expect(why.hasSuffix("the phrase stays on the acoustic route"))
     }
 

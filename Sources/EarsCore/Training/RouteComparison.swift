@@ -63,10 +63,12 @@ package struct RouteComparison: Sendable, Equatable {
         return modelMean >= acousticMean
     }
 
-    /// "clean 80% vs 100%, ~10 dB 73% vs 40%, ~5 dB 60% vs 20%": model first.
+    /// "clean 80% vs 100% (of 10 calls), ~10 dB 73% vs 40% (of 15)": model
+    /// first; the count is the acoustic route's (the same calls as the model's).
     package var figuresLine: String {
-        conditions.map { condition in
+        conditions.enumerated().map { index, condition in
             "\(condition.rawValue) \(Self.percent(model[condition]?.rate)) vs \(Self.percent(acoustic[condition]?.rate))"
+                + " (of \(acoustic[condition]?.total ?? 0)\(index == 0 ? " calls" : ""))"
         }.joined(separator: ", ")
     }
 
