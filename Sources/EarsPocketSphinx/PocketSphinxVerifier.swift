@@ -29,9 +29,9 @@ package final class PocketSphinxVerifier: WakeVerifier {
     /// from it (and from a fresh front-end noise estimate), so a candidate's
     /// scores do not depend on the candidates before it (the same file scans
     /// the same alone or after others).
-    private var loadedAdaptation: Adaptation!
+    private let loadedAdaptation: Adaptation
     /// Search names and phones per phrase (folded text as key).
-    private var searches: [String: PhraseSearch] = [:]
+    private let searches: [String: PhraseSearch]
     private static let naturalLogPerUnit = log(1.0001)
     /// Scores a phrase in a transcript, 0…1.
     private let textScore: (String, String) -> Double
@@ -62,8 +62,9 @@ package final class PocketSphinxVerifier: WakeVerifier {
         guard FileManager.default.fileExists(atPath: phoneModel) else {
             throw .modelMissing(engine: "pocketsphinx", path: phoneModel, install: PocketSphinxModel.installHint)
         }
-        engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments)
+        let engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments)
         try engine.call("ps_set_search") { ps_set_search($0, "_default") }
+        var searches: [String: PhraseSearch] = [:]
         for (index, phrase) in phrases.enumerated() {
             let words = TextNormalizer.words(phrase).joined(separator: " ")
             guard !words.isEmpty, searches[words] == nil, engine.ensureWords(of: words, fallback: fallback),
@@ -84,7 +85,9 @@ package final class PocketSphinxVerifier: WakeVerifier {
             searches[words] = PhraseSearch(words: words, phraseSearch: phraseName, competitorSearch: competitorName,
                                            contestSearch: contestName, phones: phones)
         }
-        try loadLanguageModel(model.languageModel)
+        try Self.loadLanguageModel(model.languageModel, into: engine, words: Array(searches.keys))
+        self.engine = engine
+        self.searches = searches
         loadedAdaptation = Adaptation(of: engine.handle)
     }
 
@@ -98,17 +101,17 @@ package final class PocketSphinxVerifier: WakeVerifier {
 
     /// Adds the language-model search, with every phrase word the model
     /// lacks added at an ordinary (unboosted) weight so it can be heard at all.
-    private func loadLanguageModel(_ path: String) throws(TranscriberError) {
+    private static func loadLanguageModel(_ path: String, into engine: PocketSphinxDecoder, words phrases: [String]) throws(TranscriberError) {
         guard let lm = ngram_model_read(ps_get_config(engine.handle), path, NGRAM_AUTO, ps_get_logmath(engine.handle)) else {
             throw .modelMissing(engine: "pocketsphinx", path: path, install: PocketSphinxModel.installHint)
         }
         defer { ngram_model_free(lm) }
-        for words in searches.keys {
+        for words in phrases {
             for word in words.split(separator: " ").map(String.init) where ngram_wid(lm, word) == ngram_unknown_wid(lm) {
                 ngram_model_add_word(lm, word, 1.0)
             }
         }
-        try engine.call("ps_set_lm") { ps_set_lm($0, Self.transcriptSearch, lm) }
+        try engine.call("ps_set_lm") { ps_set_lm($0, transcriptSearch, lm) }
     }
 
     /// A JSGF grammar accepting exactly one of `alternatives`.

@@ -96,13 +96,15 @@ package struct WyomingEventReader: Sendable {
     /// - Throws: `WyomingProtocolError` when the stream is not Wyoming; the
     ///   reader is then unusable and the connection should be closed.
     package mutating func nextEvent() throws(WyomingProtocolError) -> WyomingEvent? {
-        while pending == nil {
-            guard let header = try takeHeaderLine() else { return nil }
+        var parsed = pending
+        while parsed == nil {
+            guard let line = try takeHeaderLine() else { return nil }
             // Blank lines carry nothing; tolerate them as line-based tools do.
-            if header.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            pending = try Self.parseHeader(header, limits: limits)
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            parsed = try Self.parseHeader(line, limits: limits)
+            pending = parsed
         }
-        let header = pending!
+        guard let header = parsed else { return nil }
         guard bufferedByteCount >= header.dataLength + header.payloadLength else { return nil }
         var data = header.data
         if header.dataLength > 0 {
