@@ -2,7 +2,7 @@
 // (`HTTPRequestDecoder`): any bytes must give `.needMore`, a request or an
 // `HTTPRequestError`, never a crash, a hang or an out-of-bounds access
 // (AddressSanitizer), and the answer must not depend on how the bytes were
-// split into reads. Built with HTTPMessage.swift and HTTPRequestDecoder.swift
+// split into reads. Built with HTTPRequest.swift, HTTPResponse.swift, HTTPSyntax.swift and HTTPRequestDecoder.swift
 // only, by `make fuzz-http` (mk/fuzz.mk).
 
 /// What a decoder said after all of `chunks`, fed in order; the first

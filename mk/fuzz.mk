@@ -111,7 +111,7 @@ fuzz-smoke-%: $(FUZZ_DIR)/%/fuzzer
 ## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
 FUZZ_TARGETS     += http
 FUZZ_CORE_http    :=
-FUZZ_SOURCES_http := Sources/EarsStatus/HTTPMessage.swift Sources/EarsStatus/HTTPRequestDecoder.swift
+FUZZ_SOURCES_http := Sources/EarsStatus/HTTPRequest.swift Sources/EarsStatus/HTTPResponse.swift Sources/EarsStatus/HTTPSyntax.swift Sources/EarsStatus/HTTPRequestDecoder.swift
 FUZZ_HARNESS_http := fuzz/HTTPRequestDecoderFuzz.swift
 FUZZ_ARGS_http    := -max_len=12288
 

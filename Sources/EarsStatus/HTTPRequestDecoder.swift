@@ -1,5 +1,5 @@
 // Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles this file with HTTPMessage.swift and nothing else.
+// compiles this file with HTTPRequest.swift, HTTPResponse.swift and HTTPSyntax.swift and nothing else.
 
 /// Why a request head was refused, and what to answer.
 package enum HTTPRequestError: Error, Equatable, Sendable {

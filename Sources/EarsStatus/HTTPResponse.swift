@@ -1,28 +1,5 @@
 // Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles this file with HTTPRequestDecoder.swift and nothing else.
-
-/// One HTTP request as the status server's handler sees it.
-///
-/// Deliberately minimal: the status API is keyed by method and path, so
-/// headers are checked (see `HTTPRequestDecoder`) but not kept, and bodies
-/// are never read (nor buffered, nor logged).
-package struct HTTPRequest: Sendable, Equatable {
-    /// The request method exactly as sent, for example `"GET"` or `"HEAD"`.
-    /// Methods are case-sensitive (RFC 9110 §9.1), so it is not normalised.
-    package var method: String
-
-    /// The request target's path as sent, with the query string (everything
-    /// from `?`) removed, for example `"/ears"`. Not percent-decoded: no
-    /// route needs it, so `/%65ars` is simply not `/ears`. An absolute-form
-    /// target (`http://host/ears`) is reduced to its path.
-    package var path: String
-
-    /// Creates a request; used by the decoder and by route-table tests.
-    package init(method: String, path: String) {
-        self.method = method
-        self.path = path
-    }
-}
+// compiles the EarsStatus message files (HTTPRequest, HTTPResponse, HTTPSyntax) with HTTPRequestDecoder.swift and nothing else.
 
 /// The answer a handler gives for one `HTTPRequest`.
 ///
@@ -156,35 +133,6 @@ extension HTTPResponse {
         case 503: "Service Unavailable"
         case 505: "HTTP Version Not Supported"
         default: ""
-        }
-    }
-}
-
-/// Character classes from RFC 9110 §5.6, shared by the decoder and the
-/// response encoder.
-enum HTTPSyntax {
-    /// Whether `bytes` is a non-empty `token`: the characters a method or a
-    /// header name may use.
-    static func isToken(_ bytes: some Sequence<UInt8>) -> Bool {
-        var any = false
-        for byte in bytes {
-            guard isTokenCharacter(byte) else { return false }
-            any = true
-        }
-        return any
-    }
-
-    /// The punctuation `tchar` allows.
-    private static let tokenSymbols: [UInt8] = Array("!#$%&'*+-.^_`|~".utf8)
-
-    /// `tchar`: ASCII letters and digits and ``!#$%&'*+-.^_`|~``.
-    static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return tokenSymbols.contains(byte)
         }
     }
 }
