@@ -50,11 +50,6 @@ final class PhraseTrainer {
     /// on "hey cordelia", they lifted held-out recall at 0.5 from 85% to 94%.
     static let dropout: Float = 0.2
     static let weightDecay: Float = 1e-3
-    /// The head's shape: a temporal convolution over `kernelEmbeddings`
-    /// consecutive embeddings (240 ms of steps) with `hidden[0]` channels,
-    /// then a layer of `hidden[1]` over every position (`WakeHead`).
-    static let kernelEmbeddings = 3
-    static let hidden = [32, 32]
 
     /// The plan's budget for `minutes` of wall time.
     static func budget(minutes: Double) -> TrainingBudget {
@@ -139,8 +134,6 @@ final class PhraseTrainer {
         trainer.settings.selection = .averagePrecision
         trainer.settings.dropout = Self.dropout
         trainer.settings.weightDecay = Self.weightDecay
-        trainer.settings.kernelEmbeddings = Self.kernelEmbeddings
-        trainer.settings.hidden = Self.hidden
         let first = try train(trainer, examples: examples, validation: validation, round: 1, of: 2)
 
         progress(.mining, 0, 1)
