@@ -2,9 +2,12 @@
 // ears: an always-on, on-device wake-phrase listener daemon for Linux.
 //
 // The layout follows the data path: C libraries come in through one system
-// library target each (pkg-config), the pure-Swift core (`EarsCore`) holds the
-// ring, ear, detector, config and meters, and each edge (ALSA, files,
-// PocketSphinx, the status socket) is its own module behind a small protocol.
+// library target each (pkg-config); the pure-Swift core is five modules in
+// layers (EarsCore: audio, ear, capture, meters; EarsPhonetics: the phrase as
+// sounds, detector and verifier math; EarsConfig; EarsNeural: trained heads;
+// EarsTraining); each edge (ALSA, files, PocketSphinx, the status socket) is
+// its own module behind a small protocol. docs/architecture.md has the map,
+// and ModuleRulesTests fails on an import that breaks it.
 import PackageDescription
 
 let package = Package(
@@ -30,17 +33,33 @@ let package = Package(
         .systemLibrary(name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
                        providers: [.apt(["libavahi-client-dev"])]),
 
-        // MARK: the pure-Swift core (no C imports)
+        // MARK: the pure-Swift core (no C imports), in layers
+        // Audio, the ear and its ring, the transcriber protocol, the capture
+        // state machine, the meters and their formats, logging and JSON.
+        .target(name: "EarsCore", path: "Sources/EarsCore"),
+        // The phrase as sounds: spelling, matching, sound-alikes, the transcript
+        // detector, the verifier's calibration and the judge that uses it.
         // Optimized even in debug builds: the dictionary scans (pronouncer,
         // sound-alike generator) run at every engine load, and unoptimized
         // they take seconds, which the daemon tests would wait out.
-        .target(name: "EarsCore", path: "Sources/EarsCore",
+        .target(name: "EarsPhonetics", dependencies: ["EarsCore"], path: "Sources/EarsPhonetics",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // ears.conf: the parser, the settings, reload plans, service addresses.
+        .target(name: "EarsConfig", dependencies: ["EarsCore", "EarsPhonetics"], path: "Sources/EarsConfig"),
+        // Trained heads: the network, its kernels and trainer, the embedding
+        // windows, the model file, the neural transcriber. Optimized in debug:
+        // the trainer's loops are what `ears train` spends its time in.
+        .target(name: "EarsNeural", dependencies: ["EarsCore"], path: "Sources/EarsNeural",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // What training is made of: plans, voices, augmentation, evaluation,
+        // the comparison with the acoustic route, the background schedule.
+        .target(name: "EarsTraining", dependencies: ["EarsCore", "EarsPhonetics", "EarsNeural"], path: "Sources/EarsTraining",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // MARK: edges
         .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),
         .target(name: "EarsFiles", dependencies: ["EarsCore", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
-        .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
+        .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "EarsPhonetics", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
         // Noise suppression in front of the engines (libspeexdsp).
         .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
         // Every Unix socket: listener, connect, poll, peer credentials, one SocketError.
@@ -50,13 +69,13 @@ let package = Package(
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
         .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
-        .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsSocket"], path: "Sources/EarsWyoming"),
+        .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsConfig", "EarsSocket"], path: "Sources/EarsWyoming"),
         // ONNX Runtime (libonnxruntime.so from the PyPI wheel, dlopen'ed like
         // libvosk) and openWakeWord's shared speech front end on it.
-        .target(name: "EarsONNX", dependencies: ["EarsCore"], path: "Sources/EarsONNX"),
+        .target(name: "EarsONNX", dependencies: ["EarsCore", "EarsNeural"], path: "Sources/EarsONNX"),
         // Synthesized speech for training (flite, festival, espeak-ng, sox as
         // subprocesses), audio kept in memory or a private temp directory.
-        .target(name: "EarsSynth", dependencies: ["EarsCore"], path: "Sources/EarsSynth",
+        .target(name: "EarsSynth", dependencies: ["EarsCore", "EarsTraining"], path: "Sources/EarsSynth",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
         .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
@@ -65,16 +84,16 @@ let package = Package(
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
-        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
         .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),
 
         // MARK: tests
-        .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore"], path: "Tests/EarsCoreTests"),
+        .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining"], path: "Tests/EarsCoreTests"),
         // The Python clients in Support/ are run by the tests (real wyoming,
         // wyoming-satellite and wyoming-openwakeword peers), not compiled.
         .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests",
@@ -86,13 +105,13 @@ let package = Package(
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
         // The option parser, the command table and the clients' search for the daemon.
-        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsSocket"], path: "Tests/EarsCLITests"),
+        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsConfig", "EarsSocket"], path: "Tests/EarsCLITests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
         // The status server's request decoder and its behaviour on a real socket.
         .testTarget(name: "EarsStatusTests", dependencies: ["EarsStatus"], path: "Tests/EarsStatusTests"),
-        .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore"], path: "Tests/EarsSynthTests"),
+        .testTarget(name: "EarsSynthTests", dependencies: ["EarsSynth", "EarsCore", "EarsTraining"], path: "Tests/EarsSynthTests"),
         // EarsAvahi's records and typed errors without a daemon (the daemon itself: ZeroconfTests).
         .testTarget(name: "EarsAvahiTests", dependencies: ["EarsAvahi", "CAvahi"], path: "Tests/EarsAvahiTests"),
         // Remote audio in any format to 16 kHz mono (libsamplerate).

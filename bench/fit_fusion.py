@@ -4,7 +4,7 @@
 A phrase with a trained model is heard by its head (cheap, always on); every
 candidate the head proposes at a low score is measured on its own audio by
 the acoustic verifier (PocketSphinx, trained on people), and one logistic
-model over both decides (`Sources/EarsCore/Verify/FusionCalibration.swift`).
+model over both decides (`Sources/EarsPhonetics/Verify/FusionCalibration.swift`).
 This script finds that model's weights, on the benchmark's own streams, with a
 whole engine held out:
 
@@ -22,7 +22,7 @@ whole engine held out:
    threshold on the rest too: the lowest whose false wakes per hour over
    those voices' negative streams is at most TARGET_FALSE_WAKES_PER_HOUR,
    so the held-out engine's figures, printed last, are an honest estimate;
-4. writes Sources/EarsCore/Verify/FusionWeights.swift, naming this command.
+4. writes Sources/EarsPhonetics/Verify/FusionWeights.swift, naming this command.
 
 usage: bench/fit_fusion.py EARS [--corpus DIR] [--streams DIR] [--models DIR]
 (`make fit-fusion`; by default the newest benchmark corpus under bench/out, its
@@ -235,7 +235,7 @@ def main() -> int:
     parser.add_argument("--corpus", help="the benchmark corpus (default: the newest bench/out/wake-corpus-…)")
     parser.add_argument("--streams", help="its full-size streams folder (default: its streams-… with the most calls)")
     parser.add_argument("--models", help="the benchmark's trained models (default: the newest bench/out/models-…)")
-    parser.add_argument("--out", default=os.path.join(ROOT, "Sources/EarsCore/Verify/FusionWeights.swift"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "Sources/EarsPhonetics/Verify/FusionWeights.swift"))
     parser.add_argument("--cache", default=os.path.join(ROOT, "bench/out/fusion"))
     args = parser.parse_args()
     out = os.path.join(ROOT, "bench", "out")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits the wake verifier's calibration on the project's own tuning corpus.
 
-The verifier (Sources/EarsCore/Verify) turns five measurements of a wake
+The verifier (Sources/EarsPhonetics/Verify) turns five measurements of a wake
 candidate into one score with a logistic model. This script finds its weights:
 
 1. makes (or reuses) a tuning corpus with bench/corpus.py: the tuning voices
@@ -21,7 +21,7 @@ candidate into one score with a logistic model. This script finds its weights:
    (Also demanding at most 5% of the sound-alike sentences, issue 10's other
    precision target, cost more than half the recall on the first fits: the
    table it prints shows the trade; docs/benchmark.md reports both.);
-5. writes Sources/EarsCore/Verify/VerifierWeights.swift, naming this command.
+5. writes Sources/EarsPhonetics/Verify/VerifierWeights.swift, naming this command.
 
 usage: bench/fit_verifier.py EARS [--corpus DIR] [--out FILE]
 """
@@ -162,13 +162,13 @@ def write_swift(path: str, bias: float, weights: list[float], threshold: float, 
 
 /// The verifier's fitted logistic weights (see `VerifierCalibration`) and
 /// the default threshold chosen with them.
-enum VerifierWeights {{
+package enum VerifierWeights {{
     /// Bias term.
-    static let bias = {bias:.6f}
+    package static let bias = {bias:.6f}
     /// One weight per `VerifierCalibration.featureNames` entry ({", ".join(FEATURES)}).
-    static let weights = [{", ".join(f"{w:.6f}" for w in weights)}]
+    package static let weights = [{", ".join(f"{w:.6f}" for w in weights)}]
     /// The calibrated score a candidate needs by default (`[wake] verifier_threshold`).
-    static let threshold = {threshold:.2f}
+    package static let threshold = {threshold:.2f}
 }}
 """
     with open(path, "w") as f:
@@ -185,7 +185,7 @@ def main() -> int:
                     help="where every candidate and the operating-point table are written (JSON)")
     ap.add_argument("--from-dump", action="store_true",
                     help="fit on the candidates of an earlier --dump instead of scanning again")
-    ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "EarsCore", "Verify", "VerifierWeights.swift"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "Sources", "EarsPhonetics", "Verify", "VerifierWeights.swift"))
     a = ap.parse_args()
     manifest = make_corpus(a.corpus)
     items = {item["file"]: item for item in manifest["items"]}

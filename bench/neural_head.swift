@@ -3,7 +3,7 @@
 // training throughput on random data of realistic size (16 × 96 inputs,
 // one positive in ten, a tenth held out for validation).
 //
-//   N=Sources/EarsCore/Neural
+//   N=Sources/EarsNeural
 //   swiftc -O -parse-as-library -module-name EarsCore $N/NeuralKernels.swift $N/SeededGenerator.swift \
 //       $N/WakeHead.swift $N/HeadTrainer.swift $N/WakeModel.swift $N/WakeModelFile.swift \
 //       $N/NeuralWakeSpotter.swift bench/neural_head.swift -o /tmp/neural-head-bench

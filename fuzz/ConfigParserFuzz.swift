@@ -4,6 +4,7 @@
 // Built with only the EarsCore files the parser needs by `make fuzz-config`
 // (mk/fuzz.mk).
 import EarsCore
+import EarsConfig
 
 /// The longest error line any input may produce, in bytes: the message
 /// texts plus two values quoted at `ConfigLines.maximumQuotedCharacters`.

@@ -2,8 +2,9 @@
 // (`HTTPRequestDecoder`): any bytes must give `.needMore`, a request or an
 // `HTTPRequestError`, never a crash, a hang or an out-of-bounds access
 // (AddressSanitizer), and the answer must not depend on how the bytes were
-// split into reads. Built with HTTPRequest.swift, HTTPResponse.swift, HTTPSyntax.swift and HTTPRequestDecoder.swift
-// only, by `make fuzz-http` (mk/fuzz.mk).
+// split into reads. Built against the EarsSocket and EarsStatus modules
+// alone, by `make fuzz-http` (mk/fuzz.mk).
+import EarsStatus
 
 /// What a decoder said after all of `chunks`, fed in order; the first
 /// answer that is not `.needMore` ends it (the server stops reading there).

@@ -4,6 +4,7 @@
 // encode back to the same bytes. Built with the EarsCore files the reader
 // needs by `make fuzz-wakemodel` (mk/fuzz.mk).
 import EarsCore
+import EarsNeural
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func wakeModelFileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

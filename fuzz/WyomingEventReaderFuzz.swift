@@ -8,6 +8,7 @@
 // same type, data members and payload. Built with only the files the reader
 // needs by `make fuzz-wyoming` (mk/fuzz.mk).
 import EarsCore
+import EarsWyoming
 
 /// How one feeding of the input ended.
 struct ReadOutcome: Equatable {

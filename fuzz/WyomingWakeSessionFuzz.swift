@@ -9,6 +9,7 @@
 // reads back from its own bytes. Built with only the files it needs by
 // `make fuzz-wakesession` (mk/fuzz.mk).
 import EarsCore
+import EarsWyoming
 
 /// The phrases the fuzzed service offers (English and Korean, as `ears listen` may).
 let fuzzPhrases = ["hey cordelia", "코델리아 피파"]

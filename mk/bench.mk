@@ -110,7 +110,7 @@ bench-unit-test: onnx-setup
 
 ## fit-fusion: fits the trained head's fusion with the acoustic verifier on the
 ## benchmark's streams with festival held out (bench/fit_fusion.py; run make bench-wake
-## first) and rewrites Sources/EarsCore/Verify/FusionWeights.swift, naming the command.
+## first) and rewrites Sources/EarsPhonetics/Verify/FusionWeights.swift, naming the command.
 ## Check the table it prints: the fits so far did not beat the head alone
 ## (docs/training.md), so FusionWeights.swift is committed unfitted.
 fit-fusion: release bench-setup

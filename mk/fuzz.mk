@@ -5,11 +5,14 @@
 #   make fuzz-smoke                  every target for FUZZ_SMOKE_SECONDS (make test runs this),
 #                                    one line of figures each (or a crash report)
 #
-# A target NAME is built from three lists, and nothing else (so it compiles
-# in seconds, not with the whole package):
-#   FUZZ_CORE_NAME     EarsCore files it needs, compiled as a module named EarsCore (may be empty)
-#   FUZZ_SOURCES_NAME  files of another module (e.g. EarsWyoming), compiled with the harness
-#   FUZZ_HARNESS_NAME  the fuzz/*.swift file defining LLVMFuzzerTestOneInput
+# A target NAME is built from two lists, and nothing else (so it compiles
+# in a minute, not with the whole package):
+#   FUZZ_MODULES_NAME  the package's modules it needs (and every module they
+#                      import): each is compiled whole (every .swift under
+#                      Sources/MODULE) as a static library of its own name, with
+#                      the fuzzer's flags, once for all targets
+#   FUZZ_HARNESS_NAME  the fuzz/*.swift file defining LLVMFuzzerTestOneInput,
+#                      importing those modules as any module of the package does
 # and run with FUZZ_ARGS_NAME (libFuzzer flags) over the committed seeds in
 # fuzz/corpus/NAME. New inputs go to $(FUZZ_DIR)/NAME/corpus, never into the
 # repository; a crash is written to $(FUZZ_DIR)/NAME/crash-* and fails make.
@@ -29,36 +32,23 @@ FUZZ_LINK_FLAGS    := -use-ld=lld
 FUZZ_TARGETS := config wyoming wakemodel
 
 ## fuzz-config: ConfigParser over arbitrary bytes (errors stay one short line; CRLF reads like LF).
-FUZZ_CORE_config    := $(addprefix Sources/EarsCore/, \
-    Config/ConfigParser.swift Config/EarsConfig.swift Config/ConfigLines.swift Config/PhraseLimits.swift \
-    Config/LocatedConfig.swift Config/ServiceURI.swift Audio/AudioFormat.swift Capture/CaptureStateMachine.swift Transcriber/Transcriber.swift \
-    Verify/VerifierWeights.swift Wake/ARPAbet.swift Wake/Hangul.swift Wake/LetterMatcher.swift Wake/LetterScorer.swift \
-    Wake/LetterToSoundPronouncer.swift Wake/PhoneticCost.swift Wake/PhoneticMatcher.swift Wake/PhoneticScorer.swift \
-    Wake/PhoneticSpeller.swift Wake/PhraseScorer.swift Wake/Pronouncer.swift Wake/Sound.swift Wake/SoundCosts.swift \
-    Wake/SoundSequence.swift Wake/TextNormalizer.swift Wake/WakeDetector.swift Wake/WakeEvent.swift Wake/WakePhrase.swift)
-FUZZ_SOURCES_config :=
+FUZZ_MODULES_config := EarsCore EarsPhonetics EarsConfig
 FUZZ_HARNESS_config := fuzz/ConfigParserFuzz.swift
 FUZZ_ARGS_config    := -max_len=8192 -dict=fuzz/config.dict
 
 ## fuzz-wyoming: WyomingEventReader fed whole, byte by byte and in random pieces, must agree.
-FUZZ_CORE_wyoming    := $(addprefix Sources/EarsCore/, \
-    Audio/AudioFormat.swift Audio/MicrophoneLifecycle.swift Meter/EarMeter.swift Meter/StatusReport.swift \
-    Meter/RemoteMeter.swift Meter/PrometheusExposition.swift Support/JSONValue.swift Support/JSONText.swift)
-FUZZ_SOURCES_wyoming := $(addprefix Sources/EarsWyoming/, WyomingEvent.swift WyomingEventReader.swift)
+FUZZ_MODULES_wyoming := EarsCore EarsPhonetics EarsConfig EarsSocket EarsWyoming
 FUZZ_HARNESS_wyoming := fuzz/WyomingEventReaderFuzz.swift
 FUZZ_ARGS_wyoming    := -max_len=8192 -dict=fuzz/wyoming.dict
 
 ## fuzz-wakemodel: WakeModel.decode (a model that decodes must encode back to the same bytes).
-FUZZ_CORE_wakemodel    := $(addprefix Sources/EarsCore/, \
-    Neural/NeuralKernels.swift Neural/WakeHead.swift Neural/WakeModel.swift Neural/WakeModelFile.swift \
-    Support/SeededGenerator.swift)
-FUZZ_SOURCES_wakemodel :=
+FUZZ_MODULES_wakemodel := EarsCore EarsNeural
 FUZZ_HARNESS_wakemodel := fuzz/WakeModelFileFuzz.swift
 FUZZ_ARGS_wakemodel    := -max_len=1048576
 
 .PHONY: fuzz fuzz-smoke
 # The fuzzers are kept between runs (make would delete a pattern chain's intermediate files).
-.PRECIOUS: $(FUZZ_DIR)/%/libEarsCore.a $(FUZZ_DIR)/%/fuzzer
+.PRECIOUS: $(FUZZ_DIR)/%/fuzzer
 # Second expansion: targets appended to FUZZ_TARGETS further down this file still count.
 .SECONDEXPANSION:
 
@@ -72,20 +62,36 @@ fuzz: $$(addprefix fuzz-,$$(FUZZ_TARGETS))
 fuzz-smoke: $$(addprefix fuzz-smoke-,$$(FUZZ_TARGETS))
 	@echo "fuzz-smoke: $(words $(FUZZ_TARGETS)) targets, no crash; libFuzzer's whole output: $(FUZZ_DIR)/NAME/smoke.log"
 
-# The EarsCore slice, as a module of that name, so the harness and other
-# modules' files keep their `import EarsCore`.
-$(FUZZ_DIR)/%/libEarsCore.a: $$(FUZZ_CORE_$$*) mk/fuzz.mk
+# Each module, whole, as a static library and a module of its own name in
+# $(FUZZ_DIR)/modules, built once for every target that needs it, after the
+# modules it imports (FUZZ_IMPORTS_MODULE), so a harness imports them as the
+# package's modules do.
+FUZZ_IMPORTS_EarsCore      :=
+FUZZ_IMPORTS_EarsPhonetics := EarsCore
+FUZZ_IMPORTS_EarsConfig    := EarsCore EarsPhonetics
+FUZZ_IMPORTS_EarsNeural    := EarsCore
+FUZZ_IMPORTS_EarsSocket    :=
+FUZZ_IMPORTS_EarsStatus    := EarsSocket
+FUZZ_IMPORTS_EarsWyoming   := EarsCore EarsConfig EarsSocket
+
+# One explicit rule per module (a pattern rule cannot chain through itself:
+# make refuses implicit-rule recursion from one module's library to another's).
+FUZZ_MODULES_ALL := EarsCore EarsPhonetics EarsConfig EarsNeural EarsSocket EarsStatus EarsWyoming
+define FUZZ_MODULE_RULE
+$(FUZZ_DIR)/modules/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach m,$(FUZZ_IMPORTS_$(1)),$(FUZZ_DIR)/modules/lib$(m).a) mk/fuzz.mk
+	@mkdir -p $$(@D)
+	$$(FUZZ_SWIFTC) $$(FUZZ_FLAGS) -module-name $(1) -emit-library -static -emit-module \
+	  -emit-module-path $$(@D)/$(1).swiftmodule -I $$(@D) $(sort $(shell find Sources/$(1) -name '*.swift')) -o $$@
+endef
+$(foreach m,$(FUZZ_MODULES_ALL),$(eval $(call FUZZ_MODULE_RULE,$(m))))
+
+$(FUZZ_DIR)/%/fuzzer: $$(foreach m,$$(FUZZ_MODULES_$$*),$(FUZZ_DIR)/modules/lib$$(m).a) $$(FUZZ_HARNESS_$$*)
 	$(if $(filter $*,$(FUZZ_TARGETS)),,$(error no fuzz target '$*'; the targets are: $(FUZZ_TARGETS)))
 	@# Older rules built each fuzzer as a file where its directory now goes.
 	@[ ! -f $(@D) ] || rm -f $(@D)
 	@mkdir -p $(@D)
-	$(if $(FUZZ_CORE_$*),,@echo '// This target needs no EarsCore file.' > $(@D)/NoCore.swift)
-	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) -module-name EarsCore -emit-library -static -emit-module \
-	  -emit-module-path $(@D)/EarsCore.swiftmodule $(or $(FUZZ_CORE_$*),$(@D)/NoCore.swift) -o $@
-
-$(FUZZ_DIR)/%/fuzzer: $(FUZZ_DIR)/%/libEarsCore.a $$(FUZZ_SOURCES_$$*) $$(FUZZ_HARNESS_$$*)
-	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(@D) \
-	  $(FUZZ_SOURCES_$*) $(FUZZ_HARNESS_$*) $< -o $@
+	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(FUZZ_DIR)/modules \
+	  $(FUZZ_HARNESS_$*) $(foreach m,$(FUZZ_MODULES_$*),$(FUZZ_DIR)/modules/lib$(m).a) -o $@
 
 # What every run of target NAME ($*) is given after its -max_total_time.
 FUZZ_RUN_ARGS = -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$*/ \
@@ -110,22 +116,18 @@ fuzz-smoke-%: $(FUZZ_DIR)/%/fuzzer
 
 ## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
 FUZZ_TARGETS     += http
-FUZZ_CORE_http    :=
-FUZZ_SOURCES_http := Sources/EarsStatus/HTTPRequest.swift Sources/EarsStatus/HTTPResponse.swift Sources/EarsStatus/HTTPSyntax.swift Sources/EarsStatus/HTTPRequestDecoder.swift
+FUZZ_MODULES_http := EarsSocket EarsStatus
 FUZZ_HARNESS_http := fuzz/HTTPRequestDecoderFuzz.swift
 FUZZ_ARGS_http    := -max_len=12288
 
 ## fuzz-pcmstream: PCMStreamHeader (what `ears scan -` reads first), every prefix deciding like the whole.
 FUZZ_TARGETS          += pcmstream
-FUZZ_CORE_pcmstream    := Sources/EarsCore/Audio/AudioFormat.swift Sources/EarsCore/Audio/PCMStreamHeader.swift
-FUZZ_SOURCES_pcmstream :=
+FUZZ_MODULES_pcmstream := EarsCore
 FUZZ_HARNESS_pcmstream := fuzz/PCMStreamHeaderFuzz.swift
 FUZZ_ARGS_pcmstream    := -max_len=4096
 
 ## fuzz-wakesession: the Wyoming wake service's conversation (WyomingWakeSession) over any bytes a client sends.
 FUZZ_TARGETS            += wakesession
-FUZZ_CORE_wakesession    := $(FUZZ_CORE_wyoming)
-FUZZ_SOURCES_wakesession := $(addprefix Sources/EarsWyoming/, \
-    WyomingEvent.swift WyomingEventReader.swift WyomingWakeSession.swift RemoteWakeListener.swift)
+FUZZ_MODULES_wakesession := $(FUZZ_MODULES_wyoming)
 FUZZ_HARNESS_wakesession := fuzz/WyomingWakeSessionFuzz.swift
 FUZZ_ARGS_wakesession    := -max_len=8192 -dict=fuzz/wyoming.dict

@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import EarsConfig
 
 /// The flags that override ears.conf for one run (`ConfigOverrides`), shared
 /// by the commands that read the configuration. Number ranges come from the

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsConfig
 
 /// Reads one flag's value into a type, or says in one line what is allowed.
 package enum FlagValue {

@@ -4,6 +4,7 @@ import EarsONNX
 import EarsPocketSphinx
 import EarsVosk
 import Foundation
+import EarsConfig
 
 /// `ears model status [--json]`: for each engine, whether its model is
 /// installed, where, how big, and one sentence on how to install it; then

@@ -1,5 +1,7 @@
 import EarsCore
 import EarsDaemon
+import EarsPhonetics
+import EarsConfig
 
 /// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
 /// like a phrase without being it (`SoundAlikeGenerator`), one a line, to

@@ -1,5 +1,6 @@
 import EarsCore
 import Foundation
+import EarsConfig
 
 /// Reads ears.conf and applies command-line overrides.
 package enum ConfigLoader {

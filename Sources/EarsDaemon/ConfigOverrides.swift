@@ -1,4 +1,6 @@
 import EarsCore
+import EarsPhonetics
+import EarsConfig
 
 /// Flags that override ears.conf; nil means "as configured".
 package struct ConfigOverrides: Equatable {

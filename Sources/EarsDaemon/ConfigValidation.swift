@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EarsCore
 import Foundation
+import EarsConfig
 
 /// The checks a configuration must pass before `ears listen` runs with it —
 /// the ones that ask the machine (does the group exist, is the hook an

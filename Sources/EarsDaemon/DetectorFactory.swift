@@ -1,5 +1,7 @@
 import EarsCore
 import EarsPocketSphinx
+import EarsPhonetics
+import EarsConfig
 
 /// Builds the wake detector for a configuration: the phrases, the refractory
 /// time and the scorer. Phonetic matching pronounces English words with the

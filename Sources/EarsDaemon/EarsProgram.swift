@@ -2,6 +2,7 @@ import EarsCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import EarsConfig
 #endif
 
 /// What every part of the `ears` program shares: its version and exit statuses.

@@ -3,6 +3,9 @@ import EarsONNX
 import EarsPocketSphinx
 import EarsSpeex
 import EarsVosk
+import EarsPhonetics
+import EarsConfig
+import EarsNeural
 
 /// Builds the configured transcriber. Loading can fail (a missing model); the
 /// error's sentence is what `closed_why` shows.

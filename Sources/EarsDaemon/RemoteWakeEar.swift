@@ -2,6 +2,8 @@ import EarsCore
 import EarsFiles
 import EarsWyoming
 import Synchronization
+import EarsPhonetics
+import EarsConfig
 
 /// One remote Wyoming stream's own ear: the configured engines (trained
 /// models too), a gate and noise suppressor as configured, a `WakeJudge`

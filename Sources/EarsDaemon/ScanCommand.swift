@@ -1,5 +1,7 @@
 import EarsCore
 import EarsFiles
+import EarsPhonetics
+import EarsConfig
 
 /// `ears scan FILE...`: the listening ear over files, as fast as the CPU allows.
 ///

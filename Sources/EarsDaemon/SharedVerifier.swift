@@ -1,5 +1,6 @@
 import EarsCore
 import Synchronization
+import EarsPhonetics
 
 /// One acoustic verifier per set of phrases and sound-alikes, shared by the
 /// microphone's ear and every remote Wyoming stream (issue 21: each stream

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsPhonetics
 
 /// `ears soundalikes` options.
 package struct SoundAlikesOptions: Equatable {

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsConfig
 
 /// `ears train` options.
 package struct TrainOptions: Equatable {

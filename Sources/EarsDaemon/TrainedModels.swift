@@ -3,6 +3,9 @@ import Glibc
 #endif
 import EarsCore
 import Foundation
+import EarsPhonetics
+import EarsConfig
+import EarsNeural
 
 /// The trained models (`ears train`) for the configured phrases: found in
 /// the models directory by each phrase's file name, read, and checked.

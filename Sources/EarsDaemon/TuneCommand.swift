@@ -1,5 +1,7 @@
 import EarsCore
 import EarsFiles
+import EarsPhonetics
+import EarsConfig
 
 /// `ears tune` options.
 package struct TuneOptions: Equatable {

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsPhonetics
 import EarsSynth
 import Foundation
 

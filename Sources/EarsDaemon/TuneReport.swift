@@ -1,5 +1,7 @@
 import EarsCore
 import Foundation
+import EarsPhonetics
+import EarsConfig
 
 /// What `ears tune` prints: per file and phrase, the best score, where, and
 /// whether it woke at the threshold in force; the sweep table; the

@@ -2,6 +2,7 @@ import EarsCore
 import EarsSocket
 import EarsWyoming
 import Glibc
+import EarsConfig
 
 /// Wires the Wyoming wake service into `ears listen`: the service built from
 /// `[wyoming] uri` (or `listen --uri`), each connection's `RemoteWakeEar`

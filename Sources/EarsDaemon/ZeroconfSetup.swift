@@ -1,6 +1,7 @@
 import EarsAvahi
 import EarsCore
 import Glibc
+import EarsConfig
 
 /// Wires zeroconf into `ears listen`: each `tcp://` address of the Wyoming
 /// wake service is announced as `_wyoming._tcp` through avahi-daemon, so

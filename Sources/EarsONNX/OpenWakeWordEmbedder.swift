@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsNeural
 
 /// openWakeWord's shared speech front end: its melspectrogram and embedding
 /// models (openwakeword 0.5.1, `resources/models/melspectrogram.onnx` and

@@ -1,6 +1,7 @@
 import CPocketSphinx
 import EarsCore
 import Foundation
+import EarsPhonetics
 
 /// One PocketSphinx decoder and the argument strings it was configured from:
 /// the only owner of both, freed together in `deinit`. Every decoder call

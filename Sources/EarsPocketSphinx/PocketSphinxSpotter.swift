@@ -1,6 +1,7 @@
 import CPocketSphinx
 import EarsCore
 import Foundation
+import EarsPhonetics
 
 /// Acoustic keyphrase spotting with PocketSphinx's keyphrase search: each
 /// phrase's triphone HMMs are matched against a free phone loop on every

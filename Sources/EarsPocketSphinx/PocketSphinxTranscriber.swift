@@ -1,6 +1,7 @@
 import CPocketSphinx
 import EarsCore
 import Foundation
+import EarsPhonetics
 
 /// English transcription with CMU PocketSphinx (Debian's 5prealpha), streaming.
 ///

@@ -1,6 +1,7 @@
 import CPocketSphinx
 import EarsCore
 import Foundation
+import EarsPhonetics
 
 /// The second look at a wake candidate, with PocketSphinx on its own decoder
 /// (the spotter's decoder is busy streaming). For a candidate window it runs

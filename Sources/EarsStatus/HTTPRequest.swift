@@ -1,6 +1,3 @@
-// Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles the EarsStatus message files (HTTPRequest, HTTPResponse, HTTPSyntax) with HTTPRequestDecoder.swift and nothing else.
-
 /// One HTTP request as the status server's handler sees it.
 ///
 /// Deliberately minimal: the status API is keyed by method and path, so

@@ -1,6 +1,3 @@
-// Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles this file with HTTPRequest.swift, HTTPResponse.swift and HTTPSyntax.swift and nothing else.
-
 /// Why a request head was refused, and what to answer.
 package enum HTTPRequestError: Error, Equatable, Sendable {
     /// The request line is not `METHOD SP target SP HTTP/x.y` (one space

@@ -1,6 +1,3 @@
-// Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles the EarsStatus message files (HTTPRequest, HTTPResponse, HTTPSyntax) with HTTPRequestDecoder.swift and nothing else.
-
 /// The answer a handler gives for one `HTTPRequest`.
 ///
 /// The server adds `Content-Length` and `Connection: close` itself and drops

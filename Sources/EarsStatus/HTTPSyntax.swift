@@ -1,6 +1,3 @@
-// Pure Swift, no imports: the fuzzer (fuzz/HTTPRequestDecoderFuzz.swift)
-// compiles the EarsStatus message files (HTTPRequest, HTTPResponse, HTTPSyntax) with HTTPRequestDecoder.swift and nothing else.
-
 /// Character classes from RFC 9110 §5.6, shared by the decoder and the
 /// response encoder.
 enum HTTPSyntax {

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsTraining
 
 /// Applies an `Augmentation` to 16 kHz mono samples: tempo, pitch and reverb
 /// by one `sox` run over pipes (raw 16-bit in, raw 16-bit out, nothing on

@@ -1,6 +1,7 @@
 import Dispatch
 import EarsCore
 import Synchronization
+import EarsTraining
 
 /// Synthesizes and augments a plan's clips with a few concurrent workers
 /// (default 2: the machine's cores), returning the audio in plan order

@@ -4,6 +4,7 @@ import Glibc
 import EarsCore
 import Foundation
 import Synchronization
+import EarsTraining
 
 /// Says a text in a `SynthVoice` and returns 16 kHz mono 16-bit samples, by
 /// running the voice's engine as a subprocess and resampling with `sox`

@@ -1,5 +1,6 @@
 import EarsCore
 import Foundation
+import EarsTraining
 
 /// Finds the installed synthesis voices for English and Korean: flite's
 /// built-in voices (`flite -lv`), festival's voice directories under

@@ -3,6 +3,7 @@ import EarsSocket
 import Foundation
 import Glibc
 import Synchronization
+import EarsConfig
 
 /// ears as a Wyoming wake service: the role wyoming-openwakeword plays for
 /// Home Assistant and wyoming-satellite, with the configured phrases as its

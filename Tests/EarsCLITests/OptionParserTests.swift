@@ -1,6 +1,7 @@
 @testable import EarsCLI
 import EarsCore
 import Testing
+import EarsConfig
 
 @Suite struct OptionParserTests {
     private let parser = OptionParser(command: "scan", flags: [

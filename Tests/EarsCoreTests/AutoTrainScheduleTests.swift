@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// The background-training schedule: which phrase trains when, and what a
 /// person sees of each, without any process.

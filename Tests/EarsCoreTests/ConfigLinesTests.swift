@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsConfig
 
 @Suite struct ConfigLinesTests {
     @Test("a CRLF file is read line by line, not as one comment")

@@ -1,5 +1,6 @@
 import EarsCore
 import Testing
+import EarsConfig
 
 /// The keys of the noise front end, the spotter and the verifier.
 @Suite struct DetectionConfigTests {

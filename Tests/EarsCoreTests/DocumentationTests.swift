@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsConfig
 
 /// The docs are part of the product: they must match the code.
 @Suite struct DocumentationTests {

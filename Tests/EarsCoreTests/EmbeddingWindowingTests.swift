@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
 
 /// A stand-in for the melspectrogram model with its framing (a 512-sample
 /// window every 160 samples, no padding): frame j's bin b is the frame's

@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Testing
+import EarsPhonetics
 
 /// Issue 20's one decision from two experts: the fusion's arithmetic on fixed
 /// inputs, and the judge deciding a trained model's candidate with it.

@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
 
 /// Training a wake head: loss goes down, a separable toy set is separated,
 /// and a seed fixes the outcome.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
+@testable import EarsNeural
 
 /// A front end that answers from the audio in a way the test can script:
 /// one one-value embedding per 1280 samples, the group's mean sample over

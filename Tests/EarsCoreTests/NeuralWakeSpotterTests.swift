@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
 
 /// The streaming decision over wake heads, fed numbers: no audio, no clock.
 @Suite struct NeuralWakeSpotterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// Mean power per DFT bin over the bins between `low` and `high` Hz, averaged
 /// over 1024-sample segments (a plain DFT: slow but obviously right).

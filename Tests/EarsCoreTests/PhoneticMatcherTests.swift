@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
 
 /// A few CMU dictionary lines, copied verbatim (alternates included), so the
 /// matcher tests do not depend on a system file.

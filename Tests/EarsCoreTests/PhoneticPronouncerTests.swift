@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
 
 @Suite struct PhoneticPronouncerTests {
     let tiny = CMUDictionaryPronouncer(text: tinyDictionary)

@@ -1,5 +1,7 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
+@testable import EarsConfig
 
 @Suite struct PhraseLimitsTests {
     private func phraseLines(_ count: Int) -> String {

@@ -1,5 +1,7 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
+@testable import EarsConfig
 
 /// What a SIGHUP changes, decided without any I/O.
 @Suite struct ReloadPlanTests {

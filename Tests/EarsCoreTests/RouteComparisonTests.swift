@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// Whether a trained model replaces the acoustic route: both measured on the
 /// same held-out calls, the mean recall over shared conditions decides.

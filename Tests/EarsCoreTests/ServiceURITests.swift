@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsConfig
 
 @Suite struct ServiceURITests {
     @Test("tcp:// with an IPv4 address, a name or a bracketed IPv6 address")

@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
 
 /// A few dozen words: neighbours of "hey cordelia" at known costs, homophones,
 /// and entries the generator must skip.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// A sine of `hertz` at 16 kHz, `count` samples, amplitude 0.5.
 private func sine(_ hertz: Double, count: Int) -> [Float] {

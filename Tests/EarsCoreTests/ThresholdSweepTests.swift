@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
 
 /// `ThresholdSweep`: the counting and choosing behind `ears tune`.
 @Suite struct ThresholdSweepTests {

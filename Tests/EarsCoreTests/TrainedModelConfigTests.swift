@@ -1,5 +1,8 @@
 @testable import EarsCore
 import Testing
+@testable import EarsConfig
+@testable import EarsNeural
+@testable import EarsPhonetics
 
 /// Where trained models are looked for, and the keys that steer them.
 @Suite struct TrainedModelConfigTests {

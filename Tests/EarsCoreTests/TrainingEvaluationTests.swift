@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
+@testable import EarsTraining
 
 /// How a trained head is judged on clips and how its threshold is chosen,
 /// with a hand-built head whose score the test controls: its window is two

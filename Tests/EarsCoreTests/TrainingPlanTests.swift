@@ -1,5 +1,7 @@
 import Testing
 @testable import EarsCore
+@testable import EarsPhonetics
+@testable import EarsTraining
 
 /// Voices as the catalog would list them on a machine with all three engines.
 private let englishVoices: [SynthVoice] =

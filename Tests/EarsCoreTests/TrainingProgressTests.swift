@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// The progress line of `ears train`: fraction, time left and wording, with
 /// the clock passed in.

@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsTraining
 
 /// The labelling of `ears train`'s examples: which window of a clip teaches
 /// "the phrase was just said", which teaches "not yet" or "not at all", and

@@ -1,4 +1,5 @@
 import EarsCore
+import EarsPhonetics
 
 /// Verifier evidence for tests: 100 frames of 10 ms, scores and timings as
 /// given (defaults: the phrase 1 nat per frame above the free phone loop, no

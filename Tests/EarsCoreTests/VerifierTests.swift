@@ -1,6 +1,8 @@
 import EarsCore
 import Foundation
 import Testing
+import EarsPhonetics
+import EarsConfig
 
 /// The verifier's arithmetic and the judge around it, without an engine.
 @Suite struct VerifierTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
 
 /// The wake head's forward pass, against arithmetic done by hand and a
 /// plain reference loop.

@@ -1,5 +1,6 @@
 import Testing
 @testable import EarsCore
+@testable import EarsNeural
 
 /// The wake model file: exact round trips, and every kind of damage refused
 /// with the error that names it.

@@ -3,6 +3,7 @@ import EarsCore
 import Foundation
 import Testing
 @testable import EarsSynth
+import EarsTraining
 
 /// Real synthesis with the installed engines (make setup installs flite,
 /// festival with festvox-kallpc16k, espeak-ng and sox).

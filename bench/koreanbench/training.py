@@ -58,7 +58,7 @@ MODEL_HEADER_BYTES = 20  # magic, format version, payload length, CRC-32
 
 def model_voices(path: str) -> list[str]:
     """The speakers of a model's train split, read from the model file
-    (format 1 of Sources/EarsCore/Neural/WakeModelFile.swift: little-endian;
+    (format 1 of Sources/EarsNeural/WakeModelFile.swift: little-endian;
     a string is a UInt32 byte count then UTF-8). `ears train` prints only how
     many there are."""
     with open(path, "rb") as f:

@@ -48,8 +48,8 @@ class TrainingKeys(unittest.TestCase):
 
     def test_a_changed_training_source_changes_the_digest(self) -> None:
         with tempfile.TemporaryDirectory() as root:
-            os.makedirs(os.path.join(root, "Sources/EarsCore/Training"))
-            source = os.path.join(root, "Sources/EarsCore/Training/TrainingPlan.swift")
+            os.makedirs(os.path.join(root, "Sources/EarsTraining"))
+            source = os.path.join(root, "Sources/EarsTraining/TrainingPlan.swift")
             pathlib.Path(source).write_text("let a = 1\n")
             before = cache.file_digest(cache.training_sources(root))
             pathlib.Path(source).write_text("let a = 2\n")

@@ -26,7 +26,7 @@ PEER_PACKAGES = {"porcupine": "pvporcupine", "openwakeword": "openwakeword-prune
                  "microwakeword": "pymicro-wakeword"}
 PEER_RUNNERS = {"porcupine": "porcupine.py", "openwakeword": "oww.py", "microwakeword": "microwakeword.py"}
 # What a trained model depends on, besides the phrase, seed and budget (globs under the repository).
-TRAINING_SOURCES = ["Sources/EarsCore/Training/*.swift", "Sources/EarsCore/Neural/*.swift",
+TRAINING_SOURCES = ["Sources/EarsTraining/*.swift", "Sources/EarsNeural/*.swift",
                     "Sources/EarsDaemon/Train/*.swift", "Sources/EarsONNX/*.swift", "Sources/EarsSynth/*.swift",
                     "Sources/EarsSpeex/*.swift", "Sources/EarsCore/Audio/NoiseSuppressor.swift",
                     ".deps/onnx/openwakeword/resources/models/melspectrogram.onnx",

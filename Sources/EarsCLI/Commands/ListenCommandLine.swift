@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import EarsConfig
 
 /// `ears listen [--input FILE] [--verbose] [--uri URI]...`: the daemon (`ListenDaemon`).
 struct ListenCommandLine: EarsCommand {

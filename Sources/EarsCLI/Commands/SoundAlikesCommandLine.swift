@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import EarsPhonetics
 
 /// `ears soundalikes PHRASE [--json] [--count N]` (`SoundAlikesCommand`).
 struct SoundAlikesCommandLine: EarsCommand {

@@ -1,5 +1,7 @@
 import EarsCore
 import EarsDaemon
+import EarsPhonetics
+import EarsConfig
 
 /// `ears train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]` (`TrainCommand`).
 struct TrainCommandLine: EarsCommand {

@@ -7,12 +7,22 @@ package struct TrainingMeter: Sendable, Equatable {
     package struct Entry: Sendable, Equatable {
         /// The configured phrase.
         package var phrase: String
-        /// Its state (`AutoTrainSchedule.State`).
-        package var state: AutoTrainSchedule.State
+        /// Its state's name (`AutoTrainSchedule.State.name`: `waiting`,
+        /// `training`, `ready`, `kept_aside`, `failed`, `off`).
+        package var state: String
+        /// While training: the fraction done, 0…1.
+        package var fraction: Double?
+        /// While training: about how many seconds are left, when known.
+        package var secondsLeft: Double?
+        /// Kept aside or failed: why.
+        package var why: String?
 
-        package init(phrase: String, state: AutoTrainSchedule.State) {
+        package init(phrase: String, state: String, fraction: Double? = nil, secondsLeft: Double? = nil, why: String? = nil) {
             self.phrase = phrase
             self.state = state
+            self.fraction = fraction
+            self.secondsLeft = secondsLeft
+            self.why = why
         }
     }
 
@@ -26,11 +36,6 @@ package struct TrainingMeter: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// The meter of `schedule`.
-    package init(_ schedule: AutoTrainSchedule) {
-        enabled = schedule.enabled
-        entries = schedule.phrases.map { Entry(phrase: $0.text, state: $0.state) }
-    }
 
     /// The `training` object of `/ears`: `auto_train` and, per phrase,
     /// `state`, `percent` and `seconds_left` (while training, else null) and
@@ -38,13 +43,10 @@ package struct TrainingMeter: Sendable, Equatable {
     package var jsonValue: JSONValue {
         var phrases: [String: JSONValue] = [:]
         for entry in entries {
-            var percent: JSONValue = .null, left: JSONValue = .null
-            if case let .training(fraction, secondsLeft) = entry.state {
-                percent = .integer(Int64((fraction * 100).rounded(.down)))
-                left = .decimal(secondsLeft, places: 0)
-            }
-            phrases[entry.phrase] = ["state": .string(entry.state.name), "percent": percent, "seconds_left": left,
-                                     "why": .optional(entry.state.why)]
+            let percent: JSONValue = entry.fraction.map { .integer(Int64(($0 * 100).rounded(.down))) } ?? .null
+            phrases[entry.phrase] = ["state": .string(entry.state), "percent": percent,
+                                     "seconds_left": entry.fraction == nil ? .null : .decimal(entry.secondsLeft, places: 0),
+                                     "why": .optional(entry.why)]
         }
         return ["auto_train": .bool(enabled), "phrases": .object(phrases)]
     }
@@ -60,11 +62,11 @@ package struct TrainingMeter: Sendable, Equatable {
         exposition.family("ears_training_state", .gauge,
                           help: "1 for each configured phrase's background-training state, 0 for the others.",
                           samples: entries.flatMap { entry in
-                              Self.stateNames.map { (labels: [("phrase", entry.phrase), ("state", $0)], value: $0 == entry.state.name ? 1.0 : 0) }
+                              Self.stateNames.map { (labels: [("phrase", entry.phrase), ("state", $0)], value: $0 == entry.state ? 1.0 : 0) }
                           })
         let running = entries.compactMap { entry -> (String, Double, Double?)? in
-            guard case let .training(fraction, left) = entry.state else { return nil }
-            return (entry.phrase, fraction, left)
+            guard let fraction = entry.fraction else { return nil }
+            return (entry.phrase, fraction, entry.secondsLeft)
         }
         exposition.family("ears_training_progress_ratio", .gauge, help: "How far the phrase being trained is, 0 to 1.",
                           samples: running.map { (labels: [("phrase", $0.0)], value: $0.1) })

@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
 
 /// Manual taps asked for from another thread (`POST /tap` on the status
 /// socket), picked up by the audio thread at its next chunk.

@@ -3,6 +3,7 @@ import EarsALSA
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
 
 /// The immediate cue at a detection: the `[capture] on_detect` program and
 /// the `[capture] awake_sound`, both started the moment the ear judges a

@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
 
 /// The ear's thread (`ears-ear`): pops the chunks the audio owner queued,
 /// decodes them (`Ear`), judges the pieces (`WakeJudge`, whose verifier

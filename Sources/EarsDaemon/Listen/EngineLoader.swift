@@ -1,6 +1,9 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
+import EarsConfig
+import EarsNeural
 
 /// What the loader built, handed whole to the ear's thread.
 ///

@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
 
 /// A wake the ear's thread found, on its way back to the audio owner, which
 /// starts the capture from its own ring.

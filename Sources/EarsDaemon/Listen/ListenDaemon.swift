@@ -9,6 +9,7 @@ import EarsWyoming
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import EarsConfig
 #endif
 
 /// `ears listen`: the daemon's wiring. The status socket, the listen

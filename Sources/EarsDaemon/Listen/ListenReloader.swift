@@ -1,4 +1,5 @@
 import EarsCore
+import EarsConfig
 
 /// A SIGHUP's new configuration, applied without touching the audio
 /// owner's thread: it works out the `ReloadPlan`, puts the new phrases,

@@ -1,6 +1,7 @@
 import EarsCore
 import Foundation
 import Synchronization
+import EarsConfig
 
 /// The state the listen threads share (the audio owner, the ear, the
 /// loader and whoever calls `reload`). Each field is a lock or an atomic, so

@@ -1,4 +1,6 @@
 import EarsCore
+import EarsPhonetics
+import EarsConfig
 
 /// The acoustic route as `ears listen` runs it for one phrase (no trained
 /// model: PocketSphinx's spotter and verifier for English, Vosk for

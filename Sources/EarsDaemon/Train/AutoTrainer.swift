@@ -4,6 +4,8 @@ import Glibc
 import EarsCore
 import Foundation
 import Synchronization
+import EarsConfig
+import EarsTraining
 
 /// Background training for `ears listen` (`[wake] auto_train`): carries out
 /// `AutoTrainSchedule`'s actions by running `ears train PHRASE --idle

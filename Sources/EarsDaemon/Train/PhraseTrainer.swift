@@ -4,6 +4,9 @@ import EarsONNX
 import EarsSynth
 import Foundation
 import Synchronization
+import EarsPhonetics
+import EarsNeural
+import EarsTraining
 
 /// One run of `ears train`: plan the synthesized corpus, say it, hear it
 /// through the shared front end, train the phrase's head, mine the

@@ -5,6 +5,10 @@ import Dispatch
 import EarsCore
 import Foundation
 import Synchronization
+import EarsPhonetics
+import EarsConfig
+import EarsNeural
+import EarsTraining
 
 /// `ears train "PHRASE" [--minutes N] [--voices LIST] [--seed N] [--language en|ko]`:
 /// builds the phrase's neural model on this machine from synthesized speech

@@ -1,3 +1,5 @@
+import EarsCore
+import EarsPhonetics
 /// Reads ears.conf: INI-style like systemd units.
 ///
 ///     # comment            ; comment too

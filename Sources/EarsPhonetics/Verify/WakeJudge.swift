@@ -1,3 +1,4 @@
+import EarsCore
 /// The wake decision: the detector finds a candidate in what the engine
 /// produced, and the verifier (when there is one) rescores the candidate on
 /// the audio the engine heard, which may refuse it.

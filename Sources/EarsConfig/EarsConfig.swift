@@ -1,3 +1,5 @@
+import EarsCore
+import EarsPhonetics
 /// Everything ears can be told, with the defaults a fresh install runs with.
 /// Read from ears.conf (`ConfigParser`), then overridden by command-line flags.
 /// Every key is documented in docs/configuration.md.

@@ -1,4 +1,5 @@
 import Foundation
+import EarsCore
 
 /// One training window for a wake head: `window` holds `windowEmbeddings ×
 /// dimension` values (oldest embedding first), `label` is 1 for "ends on the

@@ -1,3 +1,4 @@
+import EarsCore
 /// A trained wake head: a small multilayer perceptron that reads the last
 /// `windowEmbeddings` embeddings of a speech front end (flattened oldest
 /// first, `windowEmbeddings × dimension` values) and answers how sure it is

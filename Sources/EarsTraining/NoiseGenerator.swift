@@ -1,4 +1,5 @@
 import Foundation // log10 and pow only
+import EarsCore
 
 /// Seeded background noise at 16 kHz and the mixer that lays it under speech
 /// at a chosen signal-to-noise ratio. Pure: samples in, samples out.

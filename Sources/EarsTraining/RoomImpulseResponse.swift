@@ -1,4 +1,5 @@
 import Foundation // exp, log and pow only
+import EarsCore
 
 /// A synthetic room impulse response for training: the direct sound, then a
 /// diffuse tail of decaying noise that falls 60 dB in `rt60Seconds`, with

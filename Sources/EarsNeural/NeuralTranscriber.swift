@@ -1,3 +1,4 @@
+import EarsCore
 /// The trained phrase models as an engine: audio goes through the shared
 /// speech front end (`SpeechEmbedder`, one embedding every 80 ms), each
 /// phrase's head scores the last 1.28 s of embeddings, and a detection comes

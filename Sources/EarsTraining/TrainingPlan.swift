@@ -1,4 +1,6 @@
 import Foundation // string trimming and replacing only
+import EarsCore
+import EarsPhonetics
 
 /// The deterministic list of clips to synthesize for training a detector of
 /// one phrase: positives in many voices, rates and pitches, and five kinds of

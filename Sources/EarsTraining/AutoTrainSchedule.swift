@@ -1,3 +1,4 @@
+import EarsCore
 /// Which configured phrases the daemon trains by itself (`[wake]
 /// auto_train`), in what order, and what each one's state is: a pure state
 /// machine that returns actions (start a training, stop one, load the
@@ -162,5 +163,16 @@ package struct AutoTrainSchedule: Sendable, Equatable {
 
     package static func == (a: AutoTrainSchedule, b: AutoTrainSchedule) -> Bool {
         a.enabled == b.enabled && a.phrases.map(\.text) == b.phrases.map(\.text) && a.phrases.map(\.state) == b.phrases.map(\.state)
+    }
+}
+
+extension TrainingMeter {
+    /// The meter of `schedule`: each phrase's state, progress and why.
+    package init(_ schedule: AutoTrainSchedule) {
+        self.init(enabled: schedule.enabled, entries: schedule.phrases.map { phrase in
+            var fraction: Double?, left: Double?
+            if case let .training(done, secondsLeft) = phrase.state { (fraction, left) = (done, secondsLeft) }
+            return Entry(phrase: phrase.text, state: phrase.state.name, fraction: fraction, secondsLeft: left, why: phrase.state.why)
+        })
     }
 }

@@ -1,3 +1,4 @@
+import EarsCore
 /// Joins the plan's separate clips of other speech into running speech, as
 /// a room hears it: sentence after sentence with short pauses. Pure.
 ///

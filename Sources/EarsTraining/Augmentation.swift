@@ -1,3 +1,4 @@
+import EarsCore
 /// How one synthesized clip is roughened before training, so that the
 /// detector learns the phrase rather than the synthesizer: a pure value that
 /// `EarsSynth.AudioAugmenter` applies (tempo, pitch and reverb by one `sox`

@@ -1,3 +1,5 @@
+import EarsCore
+import EarsNeural
 /// One synthesized clip as the trainer sees it after the front end: what it
 /// is, which split it is in, and its embeddings. Holds no audio.
 package struct ClipFeatures: Sendable {

@@ -1,3 +1,4 @@
+import EarsCore
 /// A speech front end that turns 16 kHz mono audio into fixed-size
 /// embeddings at a fixed step: what a trained wake head listens to.
 ///

@@ -1,3 +1,4 @@
+import EarsPhonetics
 /// How many wake phrases a configuration may hold, and how long each may be.
 ///
 /// Why a limit: every phrase and alias becomes a word in the engine (a

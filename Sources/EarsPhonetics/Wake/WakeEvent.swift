@@ -1,3 +1,4 @@
+import EarsCore
 /// A heard phrase. Carries the phrase and numbers, never the words around it.
 package struct WakeEvent: Sendable, Equatable {
     /// The configured phrase text that matched (never an alias or transcript words).

@@ -4,11 +4,11 @@
 
 /// The verifier's fitted logistic weights (see `VerifierCalibration`) and
 /// the default threshold chosen with them.
-enum VerifierWeights {
+package enum VerifierWeights {
     /// Bias term.
-    static let bias = -0.320862
+    package static let bias = -0.320862
     /// One weight per `VerifierCalibration.featureNames` entry (spot, llr, margin, phones, text, duration).
-    static let weights = [679.102371, 0.003705, -0.042968, 2.856574, 0.552276, -0.005212]
+    package static let weights = [679.102371, 0.003705, -0.042968, 2.856574, 0.552276, -0.005212]
     /// The calibrated score a candidate needs by default (`[wake] verifier_threshold`).
-    static let threshold = 0.55
+    package static let threshold = 0.55
 }

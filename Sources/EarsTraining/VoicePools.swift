@@ -1,3 +1,4 @@
+import EarsCore
 /// The speakers of one language divided into train, validation and held-out
 /// pools, and the draw of a voice (speaker, rate, pitch) from a pool. Part of
 /// `TrainingPlan`; see its documentation for the rules.

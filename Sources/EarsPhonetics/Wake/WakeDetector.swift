@@ -1,3 +1,4 @@
+import EarsCore
 /// The wake detector: text matching over the ear's recent pieces.
 ///
 /// A pure value apart from its scorer: it is handed each new piece with the
