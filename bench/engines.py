@@ -59,7 +59,7 @@ def listen_silence(ears, work, engine_args, seconds=30):
     conf = f"{work}/asound.conf"
     open(conf, "w").write(f'pcm.cap {{ type file; slave.pcm {{ type null }}; file "/dev/null"; infile "{raw}"; format "raw" }}\n')
     env = dict(os.environ, ALSA_CONFIG_PATH=conf)
-    proc = subprocess.Popen([ears, "listen", "--device", "cap", "--runtime-dir", f"{work}/run", *engine_args],
+    proc = subprocess.Popen([ears, "listen", "--auto-train", "off", "--device", "cap", "--runtime-dir", f"{work}/run", *engine_args],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for line in proc.stdout:

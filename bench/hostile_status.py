@@ -108,7 +108,7 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 def start_daemon(ears: str, runtime: str) -> subprocess.Popen[bytes]:
-    daemon = subprocess.Popen([ears, "listen", "--device", "nosuch", "--runtime-dir", runtime],
+    daemon = subprocess.Popen([ears, "listen", "--auto-train", "off", "--device", "nosuch", "--runtime-dir", runtime],
                               env={**os.environ, "ALSA_CONFIG_PATH": "/dev/null"},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     socket_path = os.path.join(runtime, "status.sock")

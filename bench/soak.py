@@ -88,7 +88,7 @@ def main() -> int:
         conf.write_text('[wake]\nphrase = hey cordelia\n')
         run = scratch / "run"
         env = dict(os.environ, ALSA_CONFIG_PATH=str(config))
-        daemon = subprocess.Popen([args.ears, "listen", "--config", str(conf), "--device", "cap", "--runtime-dir", str(run)],
+        daemon = subprocess.Popen([args.ears, "listen", "--auto-train", "off", "--config", str(conf), "--device", "cap", "--runtime-dir", str(run)],
                                   env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         wakes: list[float] = []
         log_tail: list[str] = []

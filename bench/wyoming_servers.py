@@ -78,7 +78,7 @@ def start_ears(ears: str, scratch: Path, name: str, max_streams: int, environmen
     config = directory / "ears.conf"
     config.write_text(f"[wake]\nphrase = hey jarvis\n[wyoming]\nzeroconf = off\nmax_streams = {max_streams}\n")
     uri = f"tcp://127.0.0.1:{port}"
-    process = subprocess.Popen([ears, "listen", "--config", str(config), "--uri", uri, "--device", "nosuch",
+    process = subprocess.Popen([ears, "listen", "--auto-train", "off", "--config", str(config), "--uri", uri, "--device", "nosuch",
                                 "--runtime-dir", str(directory / "run")],
                                env={**os.environ, "ALSA_CONFIG_PATH": "/dev/null", **environment},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
