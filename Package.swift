@@ -58,24 +58,27 @@ let package = Package(
 
         // MARK: edges
         .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),
-        .target(name: "EarsFiles", dependencies: ["EarsCore", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
+        .target(name: "EarsFiles", dependencies: ["EarsCore", "EarsSystem", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
         .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "EarsPhonetics", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
         // Noise suppression in front of the engines (libspeexdsp).
         .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
+        // The one system-call funnel (EINTR retried, errno with its sentence,
+        // write-all) and the one run-time library loader (dlopen search).
+        .target(name: "EarsSystem", path: "Sources/EarsSystem"),
         // Every Unix socket: listener, connect, poll, peer credentials, one SocketError.
-        .target(name: "EarsSocket", path: "Sources/EarsSocket"),
+        .target(name: "EarsSocket", dependencies: ["EarsSystem"], path: "Sources/EarsSocket"),
         // The status socket: its own small HTTP/1.1 server on EarsSocket.
         .target(name: "EarsStatus", dependencies: ["EarsSocket"], path: "Sources/EarsStatus"),
         // Vosk is loaded with dlopen at run time: no link-time dependency, so
         // ears builds and runs without it and says so.
-        .target(name: "EarsVosk", dependencies: ["EarsCore"], path: "Sources/EarsVosk"),
+        .target(name: "EarsVosk", dependencies: ["EarsCore", "EarsSystem"], path: "Sources/EarsVosk"),
         .target(name: "EarsWyoming", dependencies: ["EarsCore", "EarsConfig", "EarsSocket"], path: "Sources/EarsWyoming"),
         // ONNX Runtime (libonnxruntime.so from the PyPI wheel, dlopen'ed like
         // libvosk) and openWakeWord's shared speech front end on it.
-        .target(name: "EarsONNX", dependencies: ["EarsCore", "EarsNeural"], path: "Sources/EarsONNX"),
+        .target(name: "EarsONNX", dependencies: ["EarsCore", "EarsNeural", "EarsSystem"], path: "Sources/EarsONNX"),
         // Synthesized speech for training (flite, festival, espeak-ng, sox as
         // subprocesses), audio kept in memory or a private temp directory.
-        .target(name: "EarsSynth", dependencies: ["EarsCore", "EarsTraining"], path: "Sources/EarsSynth",
+        .target(name: "EarsSynth", dependencies: ["EarsCore", "EarsTraining", "EarsSystem"], path: "Sources/EarsSynth",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // sd_notify for Type=notify: READY, STATUS, WATCHDOG.
         .target(name: "EarsSystemd", dependencies: ["CSystemd"], path: "Sources/EarsSystemd"),
@@ -84,10 +87,10 @@ let package = Package(
 
         // MARK: wiring and the command line
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
-        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsSystem", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
         .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),
@@ -107,6 +110,8 @@ let package = Package(
         // The option parser, the command table and the clients' search for the daemon.
         .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsConfig", "EarsSocket"], path: "Tests/EarsCLITests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
+        // The system-call funnel and the library loader on real pipes and the real dynamic linker.
+        .testTarget(name: "EarsSystemTests", dependencies: ["EarsSystem"], path: "Tests/EarsSystemTests"),
         // LoopWatchdog, beside the systemd notifier it serves.
         .testTarget(name: "EarsSystemdTests", dependencies: ["EarsSystemd"], path: "Tests/EarsSystemdTests"),
         // The status server's request decoder and its behaviour on a real socket.

@@ -2,6 +2,7 @@ import EarsCore
 import EarsDaemon
 import EarsWyoming
 import Glibc
+import EarsSystem
 
 /// `ears follow [--wav]`: connects to the running daemon's Wyoming socket
 /// (`<runtime dir>/listen.sock`) and shows what it hands to consumers.
@@ -96,14 +97,7 @@ package enum FollowCommand {
     /// Writes `bytes` to file descriptor 1 completely; false if it fails
     /// (a closed pipe, a full disk).
     package static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
+        (try? SystemCall.writeAll(bytes, to: STDOUT_FILENO, path: "standard output")) != nil
     }
 }
 

@@ -10,6 +10,7 @@
 import Glibc
 #endif
 import EarsCore
+import EarsSystem
 
 /// Standard input or a FIFO as an `AudioSource`: 16 kHz mono S16 chunks of
 /// `AudioFormat.chunkSamples` (the last possibly shorter), then nil at the
@@ -56,7 +57,11 @@ package final class PCMStreamSource: AudioSource {
         if path == Self.standardInput {
             descriptor = dup(STDIN_FILENO)
         } else {
-            repeat { descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while descriptor < 0 && errno == EINTR
+            do {
+                descriptor = try SystemCall.run("open", path: path) { Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                throw .unreadableFile(path: sourceName, detail: error.reason)
+            }
         }
         guard descriptor >= 0 else { throw .unreadableFile(path: sourceName, detail: String(cString: strerror(errno))) }
         ended = false
@@ -106,13 +111,13 @@ package final class PCMStreamSource: AudioSource {
 
     /// Reads once from the stream into `bytes`; sets `ended` at end of stream.
     private func fill() throws(AudioSourceError) {
-        var block = [UInt8](repeating: 0, count: Self.readBytes)
-        var got: Int
-        repeat {
-            got = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        } while got < 0 && errno == EINTR
-        guard got >= 0 else { throw .unreadableFile(path: sourceName, detail: String(cString: strerror(errno))) }
-        if got == 0 { ended = true } else { bytes.append(contentsOf: block[0..<got]) }
+        let block: [UInt8]
+        do {
+            block = try SystemCall.read(upTo: Self.readBytes, from: descriptor, path: sourceName)
+        } catch {
+            throw .unreadableFile(path: sourceName, detail: error.reason)
+        }
+        if block.isEmpty { ended = true } else { bytes.append(contentsOf: block) }
     }
 
     /// Turns whole frames of `bytes` into 16 kHz mono samples in `pending`.

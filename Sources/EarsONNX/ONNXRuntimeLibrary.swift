@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EarsCore
+import EarsSystem
 import Foundation
 import Synchronization
 
@@ -200,8 +201,8 @@ package final class ONNXRuntimeLibrary: Sendable {
                                    currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
-        if let exe = ONNXSearch.executableDirectory {
-            paths.append(ONNXSearch.normalized(exe + "/../lib/ears/" + fileName))
+        if let exe = LibrarySearch.executableDirectory {
+            paths.append(LibrarySearch.normalized(exe + "/../lib/ears/" + fileName))
             if let local = projectLibrary(under: exe) { paths.append(local) }
         }
         if let local = projectLibrary(under: currentDirectory), !paths.contains(local) { paths.append(local) }
@@ -212,15 +213,15 @@ package final class ONNXRuntimeLibrary: Sendable {
     /// The first search path that is an existing file (the bare name is not
     /// checked here), or nil: what the status report shows without loading.
     package static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        searchPaths(environment: environment).first { $0.contains("/") && ONNXSearch.isFile($0) }
+        searchPaths(environment: environment).first { $0.contains("/") && LibrarySearch.isFile($0) }
     }
 
     /// `libonnxruntime.so*` in the project directory above `directory`: the
     /// pinned version's file when present, else the newest-named one.
     static func projectLibrary(under directory: String) -> String? {
-        guard let capi = ONNXSearch.upward(from: directory, relativePath: projectRelativeDirectory) else { return nil }
+        guard let capi = LibrarySearch.upward(from: directory, relativePath: projectRelativeDirectory) else { return nil }
         let pinned = capi + "/" + fileName + "." + pinnedVersion
-        if ONNXSearch.isFile(pinned) { return pinned }
+        if LibrarySearch.isFile(pinned) { return pinned }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: capi)) ?? []
         return names.filter { $0.hasPrefix(fileName) }.sorted().last.map { capi + "/" + $0 }
     }
@@ -230,31 +231,19 @@ package final class ONNXRuntimeLibrary: Sendable {
     /// Opens the first of `searchPaths` that loads (tests pass their own paths;
     /// `shared()` passes the real search).
     init(searchPaths: [String] = ONNXRuntimeLibrary.searchPaths()) throws(TranscriberError) {
-        var tried: [String] = []
-        var opened: (handle: UnsafeMutableRawPointer, path: String)?
-        for candidate in searchPaths {
-            // A path that is not there is skipped without dlopen so the detail
-            // names real failures (a broken file), not every absent location.
-            if candidate.contains("/") && !ONNXSearch.isFile(candidate) {
-                tried.append(candidate)
-                continue
-            }
-            if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
-                opened = (handle, candidate)
-                break
-            }
-            tried.append(candidate + " (" + ONNXRuntimeLibrary.lastDynamicLinkerError() + ")")
-        }
-        guard let opened else {
+        let opened: DynamicLibrary
+        do throws(DynamicLibrary.NotFound) {
+            opened = try DynamicLibrary.open(firstOf: searchPaths)
+        } catch {
             throw .libraryMissing(engine: "onnxruntime", library: ONNXRuntimeLibrary.fileName,
-                                  install: ONNXRuntimeLibrary.installHint + " (looked in " + tried.joined(separator: ", ") + ")")
+                                  install: ONNXRuntimeLibrary.installHint + " (looked in " + error.tried.joined(separator: ", ") + ")")
         }
-        _ = dlerror()
-        guard let baseSymbol = dlsym(opened.handle, "OrtGetApiBase") else {
-            throw .engineFailed(engine: "onnxruntime",
-                                detail: "\(opened.path) has no OrtGetApiBase: \(ONNXRuntimeLibrary.lastDynamicLinkerError())")
+        let getApiBase: GetApiBase
+        do throws(DynamicLibrary.MissingSymbol) {
+            getApiBase = try opened.symbol("OrtGetApiBase", as: GetApiBase.self)
+        } catch {
+            throw .engineFailed(engine: "onnxruntime", detail: error.sentence)
         }
-        let getApiBase = unsafeBitCast(baseSymbol, to: GetApiBase.self)
         // struct OrtApiBase { GetApi; GetVersionString; }: two function pointers.
         guard let base = getApiBase()?.assumingMemoryBound(to: UnsafeRawPointer?.self),
               let getApiAddress = base[0], let versionAddress = base[1] else {
@@ -315,11 +304,6 @@ package final class ONNXRuntimeLibrary: Sendable {
         releaseStatus(status)
         throw ONNXError(operation: operation, message: message)
     }
-
-    private static func lastDynamicLinkerError() -> String {
-        guard let message = dlerror() else { return "no reason given" }
-        return String(cString: message)
-    }
 }
 
 /// An ONNX Runtime call that failed: which one and what the runtime said.
@@ -345,40 +329,9 @@ package struct ONNXError: Error, Equatable, Sendable {
     }
 }
 
-/// The file-system lookups shared by the library and model searches (the
-/// same rules as the Vosk ones).
-enum ONNXSearch {
-    /// The directory of the running executable, symlinks resolved, or nil.
-    static let executableDirectory: String? = {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        return (exe as NSString).deletingLastPathComponent
-    }()
-
-    /// `relativePath` under the nearest ancestor of `directory` (itself included) that has it.
-    static func upward(from directory: String, relativePath: String) -> String? {
-        var current = URL(fileURLWithPath: directory).standardizedFileURL
-        while true {
-            let candidate = current.appendingPathComponent(relativePath).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            let parent = current.deletingLastPathComponent()
-            if parent.path == current.path { return nil }
-            current = parent
-        }
-    }
-
-    /// `path` with `..` and `.` folded, for readable messages.
-    static func normalized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
-    /// Whether `path` exists and is not a directory (links followed).
-    static func isFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-
+extension ONNXRuntimeLibrary {
     /// Bytes of the file at `path` (links followed), 0 when absent.
-    static func size(of path: String) -> Int64 {
+    static func fileSize(of path: String) -> Int64 {
         let resolved = (path as NSString).resolvingSymlinksInPath
         return (try? FileManager.default.attributesOfItem(atPath: resolved)[.size] as? NSNumber)?.int64Value ?? 0
     }

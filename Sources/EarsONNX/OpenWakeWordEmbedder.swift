@@ -1,4 +1,5 @@
 import EarsCore
+import EarsSystem
 import Foundation
 import Synchronization
 import EarsNeural
@@ -97,11 +98,11 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
                                             currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
-        if let exe = ONNXSearch.executableDirectory {
-            paths.append(ONNXSearch.normalized(exe + "/../" + installedRelativeDirectory))
-            if let local = ONNXSearch.upward(from: exe, relativePath: projectRelativeDirectory) { paths.append(local) }
+        if let exe = LibrarySearch.executableDirectory {
+            paths.append(LibrarySearch.normalized(exe + "/../" + installedRelativeDirectory))
+            if let local = LibrarySearch.upward(from: exe, relativePath: projectRelativeDirectory) { paths.append(local) }
         }
-        if let local = ONNXSearch.upward(from: currentDirectory, relativePath: projectRelativeDirectory),
+        if let local = LibrarySearch.upward(from: currentDirectory, relativePath: projectRelativeDirectory),
            !paths.contains(local) { paths.append(local) }
         paths += ["/usr/local/" + installedRelativeDirectory, "/usr/" + installedRelativeDirectory]
         return paths
@@ -109,7 +110,7 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
 
     /// Whether `directory` holds both model files.
     package static func hasModels(_ directory: String) -> Bool {
-        ONNXSearch.isFile(directory + "/" + melFileName) && ONNXSearch.isFile(directory + "/" + embeddingFileName)
+        LibrarySearch.isFile(directory + "/" + melFileName) && LibrarySearch.isFile(directory + "/" + embeddingFileName)
     }
 
     /// Where the front end stands on this machine, without loading anything:
@@ -120,15 +121,15 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
         guard let directory = candidates.first(where: hasModels) else {
             return (false, candidates.first ?? "", 0)
         }
-        return (true, directory, ONNXSearch.size(of: directory + "/" + melFileName)
-                    + ONNXSearch.size(of: directory + "/" + embeddingFileName))
+        return (true, directory, ONNXRuntimeLibrary.fileSize(of: directory + "/" + melFileName)
+                    + ONNXRuntimeLibrary.fileSize(of: directory + "/" + embeddingFileName))
     }
 
     /// The missing file(s), named, for the `modelMissing` sentence.
     static func missingDescription(_ candidates: [String]) -> String {
         if candidates.count == 1 {
             let only = candidates[0]
-            let absent = [melFileName, embeddingFileName].filter { !ONNXSearch.isFile(only + "/" + $0) }
+            let absent = [melFileName, embeddingFileName].filter { !LibrarySearch.isFile(only + "/" + $0) }
             return absent.map { only + "/" + $0 }.joined(separator: " and ")
         }
         return melFileName + " and " + embeddingFileName + " (looked in " + candidates.joined(separator: ", ") + ")"
@@ -149,7 +150,7 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
         let library = try ONNXRuntimeLibrary.shared()
         let melPath = directory + "/" + OpenWakeWordEmbedder.melFileName
         let embeddingPath = directory + "/" + OpenWakeWordEmbedder.embeddingFileName
-        for path in [melPath, embeddingPath] where !ONNXSearch.isFile(path) {
+        for path in [melPath, embeddingPath] where !LibrarySearch.isFile(path) {
             throw .modelMissing(engine: "openwakeword front end", path: path, install: OpenWakeWordEmbedder.installHint)
         }
         let made: Models

@@ -1,6 +1,9 @@
+import EarsSystem
 import Glibc
 
-/// The one funnel every socket-related system call in ears goes through.
+/// The socket layer's face of the one system-call funnel (`SystemCall`):
+/// every socket-related call goes through it, its failures thrown as the
+/// socket layer's `SocketError`.
 ///
 /// Why one funnel: `EINTR` handling and errno capture are easy to get subtly
 /// wrong when repeated at each call site (errno must be read before anything
@@ -20,14 +23,10 @@ package enum SocketCall {
     package static func run<Result: FixedWidthInteger & SignedInteger>(
         _ call: String, path: String, _ body: () -> Result
     ) throws(SocketError) -> Result {
-        while true {
-            let result = body()
-            if result != -1 { return result }
-            // Read errno first: nothing may run between the failing call and
-            // this line, or it could be overwritten.
-            let code = errno
-            if code == EINTR { continue }
-            throw .system(call: call, path: path, errno: code)
+        do {
+            return try SystemCall.run(call, path: path, body)
+        } catch {
+            throw .system(call: error.call, path: error.path, errno: error.code)
         }
     }
 

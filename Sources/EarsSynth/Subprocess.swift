@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import EarsCore
 import Foundation
+import EarsSystem
 
 /// A program ears runs, with the Debian package that provides it.
 package struct Tool: Sendable, Hashable {
@@ -93,14 +94,6 @@ package enum Subprocess {
     /// Writes all of `bytes` to `descriptor`, retrying EINTR; stops at EPIPE
     /// (the program closed its stdin: its exit status will tell).
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        try? SystemCall.writeAll(bytes, to: descriptor, path: "a synthesizer's stdin")
     }
 }

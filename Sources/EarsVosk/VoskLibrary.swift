@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EarsCore
+import EarsSystem
 import Foundation
 import Synchronization
 
@@ -96,9 +97,9 @@ package final class VoskLibrary: Sendable {
     package static func searchPaths(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
-        if let exe = VoskSearch.executableDirectory {
-            paths.append(VoskSearch.normalized(exe + "/../lib/ears/" + fileName))
-            if let local = VoskSearch.upward(from: exe, relativePath: projectRelativePath) { paths.append(local) }
+        if let exe = LibrarySearch.executableDirectory {
+            paths.append(LibrarySearch.normalized(exe + "/../lib/ears/" + fileName))
+            if let local = LibrarySearch.upward(from: exe, relativePath: projectRelativePath) { paths.append(local) }
         }
         paths += ["/usr/local/lib/ears/" + fileName, "/usr/lib/ears/" + fileName, fileName]
         return paths
@@ -107,38 +108,25 @@ package final class VoskLibrary: Sendable {
     /// The first search path that is an existing file (the bare name is not
     /// checked here), or nil: what the status report shows without loading.
     package static func installedPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        searchPaths(environment: environment).first { $0.contains("/") && VoskSearch.isFile($0) }
+        searchPaths(environment: environment).first { $0.contains("/") && LibrarySearch.isFile($0) }
     }
 
     private static let loaded = Mutex<VoskLibrary?>(nil)
 
     private init() throws(TranscriberError) {
-        var tried: [String] = []
-        var opened: (handle: UnsafeMutableRawPointer, path: String)?
-        for candidate in VoskLibrary.searchPaths() {
-            // A path that is not there is skipped without dlopen so the detail
-            // names real failures (a broken file), not every absent location.
-            if candidate.contains("/") && !VoskSearch.isFile(candidate) {
-                tried.append(candidate)
-                continue
-            }
-            if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
-                opened = (handle, candidate)
-                break
-            }
-            tried.append(candidate + " (" + VoskLibrary.lastDynamicLinkerError() + ")")
-        }
-        guard let opened else {
+        let opened: DynamicLibrary
+        do throws(DynamicLibrary.NotFound) {
+            opened = try DynamicLibrary.open(firstOf: VoskLibrary.searchPaths())
+        } catch {
             throw .libraryMissing(engine: "vosk", library: VoskLibrary.fileName,
-                                  install: VoskLibrary.installHint + " (looked in " + tried.joined(separator: ", ") + ")")
+                                  install: VoskLibrary.installHint + " (looked in " + error.tried.joined(separator: ", ") + ")")
         }
-        let handle = opened.handle
         func symbol<F>(_ name: String, as type: F.Type) throws(TranscriberError) -> F {
-            _ = dlerror()
-            guard let address = dlsym(handle, name) else {
-                throw .engineFailed(engine: "vosk", detail: "\(opened.path) has no \(name): \(VoskLibrary.lastDynamicLinkerError())")
+            do throws(DynamicLibrary.MissingSymbol) {
+                return try opened.symbol(name, as: type)
+            } catch {
+                throw .engineFailed(engine: "vosk", detail: error.sentence)
             }
-            return unsafeBitCast(address, to: type)
         }
         let setLogLevel = try symbol("vosk_set_log_level", as: SetLogLevel.self)
         modelNew = try symbol("vosk_model_new", as: ModelNew.self)
@@ -156,53 +144,10 @@ package final class VoskLibrary: Sendable {
         // Before any model loads: model loading is the chattiest part.
         setLogLevel(VoskLibrary.silentLogLevel)
     }
-
-    private static func lastDynamicLinkerError() -> String {
-        guard let message = dlerror() else { return "no reason given" }
-        return String(cString: message)
-    }
 }
 
-/// The file-system lookups shared by the library and model searches.
+/// libvosk's own file-system lookup (the shared ones are `LibrarySearch`, EarsSystem).
 enum VoskSearch {
-    /// The directory of the running executable, symlinks resolved (so
-    /// `.build/debug/ears` answers the real build directory), or nil.
-    static let executableDirectory: String? = {
-        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        return (exe as NSString).deletingLastPathComponent
-    }()
-
-    /// `relativePath` under the nearest ancestor of `directory` (itself
-    /// included) that has it: how a build inside the repository finds the
-    /// repository's `.deps`.
-    static func upward(from directory: String, relativePath: String) -> String? {
-        var current = URL(fileURLWithPath: directory).standardizedFileURL
-        while true {
-            let candidate = current.appendingPathComponent(relativePath).path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            let parent = current.deletingLastPathComponent()
-            if parent.path == current.path { return nil }
-            current = parent
-        }
-    }
-
-    /// `path` with `..` and `.` folded, for readable messages.
-    static func normalized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-
-    /// Whether `path` exists and is not a directory (links followed).
-    static func isFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-
-    /// Whether `path` exists and is a directory (links followed).
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
     /// Total bytes of the regular files under `path` (symlinks followed once
     /// at the top only), or of `path` itself when it is a file.
     static func size(of path: String) -> Int64 {
@@ -210,7 +155,7 @@ enum VoskSearch {
         let root = (try? files.destinationOfSymbolicLink(atPath: path)).map {
             $0.hasPrefix("/") ? $0 : (path as NSString).deletingLastPathComponent + "/" + $0
         } ?? path
-        if isFile(root) {
+        if LibrarySearch.isFile(root) {
             return (try? files.attributesOfItem(atPath: root)[.size] as? NSNumber)?.int64Value ?? 0
         }
         guard let walker = files.enumerator(atPath: root) else { return 0 }

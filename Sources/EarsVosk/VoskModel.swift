@@ -1,4 +1,5 @@
 import EarsCore
+import EarsSystem
 import Foundation
 
 /// A loaded Vosk model (acoustic model, graph, i-vector extractor), the
@@ -45,7 +46,7 @@ package final class VoskModel {
             let path: String
             if candidates.count == 1 {
                 let only = candidates[0]
-                path = VoskSearch.isDirectory(only) ? only + " (no am/final.mdl)" : only
+                path = LibrarySearch.isDirectory(only) ? only + " (no am/final.mdl)" : only
             } else {
                 path = candidates.joined(separator: ", ")
             }
@@ -64,9 +65,9 @@ package final class VoskModel {
         if let configured, !configured.isEmpty { return [configured] }
         if let explicit = environment[environmentVariable], !explicit.isEmpty { return [explicit] }
         var paths: [String] = []
-        if let exe = VoskSearch.executableDirectory {
-            paths.append(VoskSearch.normalized(exe + "/../lib/ears/" + installedName))
-            if let local = VoskSearch.upward(from: exe, relativePath: projectRelativePath) { paths.append(local) }
+        if let exe = LibrarySearch.executableDirectory {
+            paths.append(LibrarySearch.normalized(exe + "/../lib/ears/" + installedName))
+            if let local = LibrarySearch.upward(from: exe, relativePath: projectRelativePath) { paths.append(local) }
         }
         paths += ["/usr/local/lib/ears/" + installedName, "/usr/lib/ears/" + installedName]
         return paths
@@ -75,7 +76,7 @@ package final class VoskModel {
     /// Whether `directory` has the file every Vosk model has: `am/final.mdl`
     /// (current layout) or `final.mdl` (the oldest models).
     package static func looksLikeModel(_ directory: String) -> Bool {
-        VoskSearch.isFile(directory + "/am/final.mdl") || VoskSearch.isFile(directory + "/final.mdl")
+        LibrarySearch.isFile(directory + "/am/final.mdl") || LibrarySearch.isFile(directory + "/final.mdl")
     }
 
     /// Where Vosk stands on this machine, without loading anything: for

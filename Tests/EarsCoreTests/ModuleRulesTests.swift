@@ -14,7 +14,7 @@ import Testing
     /// The core's modules, lowest layer first.
     static let core = ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining"]
     /// The edges: one C library, engine, server or tool each.
-    static let edges = ["EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsSocket", "EarsStatus", "EarsVosk",
+    static let edges = ["EarsSystem", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsSocket", "EarsStatus", "EarsVosk",
                         "EarsWyoming", "EarsONNX", "EarsSynth", "EarsSystemd", "EarsAvahi"]
     /// The package's C library targets.
     static let cLibraries = ["CALSA", "CSndFile", "CSampleRate", "CPocketSphinx", "CSpeexDSP", "CSystemd", "CAvahi"]
@@ -27,15 +27,16 @@ import Testing
         "EarsNeural": ["EarsCore"],
         "EarsTraining": ["EarsCore", "EarsPhonetics", "EarsNeural"],
         "EarsALSA": ["EarsCore", "CALSA"],
-        "EarsFiles": ["EarsCore", "CSndFile", "CSampleRate"],
+        "EarsSystem": [],
+        "EarsFiles": ["EarsCore", "EarsSystem", "CSndFile", "CSampleRate"],
         "EarsPocketSphinx": ["EarsCore", "EarsPhonetics", "CPocketSphinx"],
         "EarsSpeex": ["EarsCore", "CSpeexDSP"],
-        "EarsSocket": [],
+        "EarsSocket": ["EarsSystem"],
         "EarsStatus": ["EarsSocket"],
-        "EarsVosk": ["EarsCore"],
+        "EarsVosk": ["EarsCore", "EarsSystem"],
         "EarsWyoming": ["EarsCore", "EarsConfig", "EarsSocket"],
-        "EarsONNX": ["EarsCore", "EarsNeural"],
-        "EarsSynth": ["EarsCore", "EarsTraining"],
+        "EarsONNX": ["EarsCore", "EarsNeural", "EarsSystem"],
+        "EarsSynth": ["EarsCore", "EarsTraining", "EarsSystem"],
         "EarsSystemd": ["CSystemd"],
         "EarsAvahi": ["CAvahi"],
         "EarsDaemon": Set(core + edges),

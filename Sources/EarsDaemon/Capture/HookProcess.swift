@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import EarsSystem
 #endif
 
 /// How one run of a hook program ended.
@@ -77,16 +78,8 @@ enum HookProcess {
     /// daemon, so a closed pipe just ends the write.
     private static func write(_ bytes: [UInt8], to pipe: Pipe) {
         signal(SIGPIPE, SIG_IGN)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            let fd = pipe.fileHandleForWriting.fileDescriptor
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
+        // A failure (EPIPE: the hook closed its stdin) just ends the write.
+        try? SystemCall.writeAll(bytes, to: pipe.fileHandleForWriting.fileDescriptor, path: "the hook's stdin")
         try? pipe.fileHandleForWriting.close()
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import EarsSystem
 
 /// Writes a trained model into the models directory so that a reader sees
 /// either the old file or the whole new one, never part of one: the bytes go
@@ -10,8 +11,8 @@ import Glibc
 /// half-written is left behind (`ears train` interrupted by Ctrl-C writes
 /// nothing at all: the write is its last step).
 ///
-/// Every system call goes through `call`, which retries `EINTR` and turns
-/// a failure into a `ModelFileError` naming the call and the path.
+/// Every system call goes through `call` (the `SystemCall` funnel: `EINTR`
+/// retried), a failure turned into a `ModelFileError` naming the call and the path.
 enum ModelFileWriter {
     /// Why the model could not be written, in a sentence with what to do.
     struct ModelFileError: Error, Equatable {
@@ -78,12 +79,10 @@ enum ModelFileWriter {
     /// the reason in errno (read at once, before anything can clobber it).
     @discardableResult
     private static func call(_ name: String, _ path: String, _ body: () -> Int32) throws(ModelFileError) -> Int32 {
-        while true {
-            let result = body()
-            if result != -1 { return result }
-            let code = errno
-            if code == EINTR { continue }
-            throw ModelFileError(call: name, path: path, code: code)
+        do {
+            return try SystemCall.run(name, path: path, body)
+        } catch {
+            throw ModelFileError(call: error.call, path: error.path, code: error.code)
         }
     }
 }
