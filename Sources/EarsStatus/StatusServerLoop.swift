@@ -206,27 +206,23 @@ final class StatusServerLoop: Sendable {
     ///   descriptors or memory with nothing left to evict; else nil.
     private func acceptClients(_ connections: inout [StatusConnection],
                                clock: ContinuousClock) -> ContinuousClock.Instant? {
-        for _ in 0..<limits.connections {
-            let stream: UnixStream
-            do {
-                guard let accepted = try listener.accept() else { return nil }
-                stream = accepted
-            } catch .system(_, _, ECONNABORTED) {
-                continue
-            } catch {
-                // EMFILE, ENFILE, ENOBUFS, ENOMEM: the client stays queued.
-                // Free a descriptor if any connection can go, else rest.
-                guard let victim = Self.evictionVictim(connections) else { return clock.now + Self.acceptPause }
-                close(connections.remove(at: victim))
-                continue
+        var restUntil: ContinuousClock.Instant?
+        AcceptLoop.acceptPending(upTo: limits.connections, accept: { () throws(SocketError) in try listener.accept() },
+                                 exhausted: { _ in
+            // The client stays queued: free a descriptor if any connection can go, else rest.
+            guard let victim = Self.evictionVictim(connections) else {
+                restUntil = clock.now + Self.acceptPause
+                return false
             }
+            close(connections.remove(at: victim))
+            return true
+        }, handle: { stream in
             if connections.count >= limits.connections, let victim = Self.evictionVictim(connections) {
                 close(connections.remove(at: victim))
             }
-            let now = clock.now
-            connections.append(StatusConnection(stream: stream, deadline: now + .seconds(limits.requestDeadlineSeconds)))
-        }
-        return nil
+            connections.append(StatusConnection(stream: stream, deadline: clock.now + .seconds(limits.requestDeadlineSeconds)))
+        })
+        return restUntil
     }
 
     /// Which connection to drop for a newcomer, by index: the oldest one

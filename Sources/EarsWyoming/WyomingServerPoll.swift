@@ -97,20 +97,12 @@ extension WyomingServer {
     /// not a hang, and the refusal is counted for the next notice.
     private func acceptClients(_ connections: inout [Connection], nextID: inout UInt64,
                                limiter: inout ConnectionLimiter) {
-        while true {
-            let stream: UnixStream
-            do {
-                guard let accepted = try listener.accept() else { return }
-                stream = accepted
-            } catch .system(_, _, ECONNABORTED) {
-                continue
-            } catch {
-                // Out of descriptors or memory: the connection stays queued and
-                // poll would report it again at once, so pause before retrying.
-                log.warning("wyoming: \(error)")
-                usleep(100_000)
-                return
-            }
+        AcceptLoop.acceptPending(accept: { () throws(SocketError) in try listener.accept() }, exhausted: { error in
+            // The connection stays queued and poll would report it again at once: pause.
+            log.warning("wyoming: \(error)")
+            usleep(100_000)
+            return false
+        }, handle: { stream in
             let peer: PeerCredentials
             do {
                 peer = try stream.peerCredentials()
@@ -118,13 +110,13 @@ extension WyomingServer {
                 // Without a uid the per-user limit cannot be applied: refuse.
                 log.warning("wyoming: refusing a client whose user is unknown: \(error)")
                 stream.close()
-                continue
+                return
             }
             if case let .refused(notice) = limiter.admit(userID: peer.userID, nowSeconds: MonotonicClock.seconds()) {
                 // Held-back refusals are reported later, from `serve`.
                 if let notice { log.warning("wyoming: \(notice)") }
                 stream.close()
-                continue
+                return
             }
             let id = nextID
             nextID += 1
@@ -135,7 +127,7 @@ extension WyomingServer {
             }
             connections.append(Connection(id: id, stream: stream, userID: peer.userID))
             log.info("wyoming: client \(id) connected (uid \(peer.userID); \(count) connected)")
-        }
+        })
     }
 
     /// Reads what the client sent and answers requests. Returns why the

@@ -197,19 +197,12 @@ package final class WyomingWakeService: Sendable {
     /// Accepts every pending connection on `endpoint`; one over the limit
     /// gets an `error` event and is closed.
     private func acceptAll(on endpoint: Endpoint, nextID: inout UInt64) {
-        while true {
-            let stream: UnixStream
-            do {
-                guard let accepted = try endpoint.accept() else { return }
-                stream = accepted
-            } catch .system(_, _, ECONNABORTED) {
-                continue
-            } catch {
-                // Out of descriptors: the connection stays queued; pause.
-                log.warning("wyoming wake: \(error)")
-                usleep(100_000)
-                return
-            }
+        AcceptLoop.acceptPending(accept: { () throws(SocketError) in try endpoint.accept() }, exhausted: { error in
+            // The connection stays queued and poll would report it again at once: pause.
+            log.warning("wyoming wake: \(error)")
+            usleep(100_000)
+            return false
+        }, handle: { stream in
             let limit = options.maximumStreams
             let admitted = meter.withLock { state -> Bool in
                 guard state.openConnections < limit else {
@@ -229,7 +222,7 @@ package final class WyomingWakeService: Sendable {
                 _ = stream.sendSome(busy.encoded(), from: 0, ignoringErrors: true)
                 stream.close()
                 log.warning("wyoming wake: refused a client on \(endpoint.address): \(limit) streams open")
-                continue
+                return
             }
             let id = nextID
             nextID += 1
@@ -238,7 +231,7 @@ package final class WyomingWakeService: Sendable {
             let thread = Thread { connection.run() }
             thread.name = "ears-wyoming-remote"
             thread.start()
-        }
+        })
     }
 }
 
