@@ -15,7 +15,10 @@ import EarsPhonetics
 /// Instances are found by `key` and held weakly: when the last ear using one
 /// goes (a reload with other phrases, the last stream closed), it is freed.
 final class SharedVerifier: WakeVerifier, @unchecked Sendable {
-    // @unchecked: `verifier` (a single-thread object) is only touched under `lock`.
+    // @unchecked: `verifier` (a single-thread object) is only touched under
+    // `lock`. A `Mutex<any WakeVerifier>` cannot say it: each call's
+    // `decided` closure belongs to the caller's region, which the checker
+    // will not let into the lock's value.
     private let verifier: any WakeVerifier
     private let lock = Mutex(())
 
@@ -27,7 +30,7 @@ final class SharedVerifier: WakeVerifier, @unchecked Sendable {
         lock.withLock { _ in verifier.measure(phrase: phrase, audio: audio, decided: decided) }
     }
 
-    private struct Weak: @unchecked Sendable {
+    private struct Weak: Sendable {
         weak var shared: SharedVerifier?
     }
 

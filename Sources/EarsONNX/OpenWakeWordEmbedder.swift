@@ -39,7 +39,7 @@ package final class OpenWakeWordEmbedder: SpeechEmbedder {
         }
     }
 
-    private struct WeakModels: @unchecked Sendable {
+    private struct WeakModels: Sendable {
         weak var models: Models?
     }
 

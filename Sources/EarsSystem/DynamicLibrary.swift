@@ -5,10 +5,11 @@ import Glibc
 /// (libvosk and libonnxruntime, from their PyPI wheels): where to look, the
 /// first that opens, and its symbols (issue 22: one search, not a copy per
 /// library). The handle is never closed: the library stays for the process.
-package struct DynamicLibrary: @unchecked Sendable {
-    // @unchecked: a dlopen handle may be used from any thread; it never changes.
-    /// The handle `dlopen` returned.
-    private let handle: UnsafeMutableRawPointer
+package struct DynamicLibrary: Sendable {
+    /// The handle `dlopen` returned, as its address: a handle may be used
+    /// from any thread and never changes, and an address is plainly Sendable.
+    private let address: UInt
+    private var handle: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: address)! }
     /// The path (or bare name) it was opened by.
     package let path: String
 
@@ -44,7 +45,7 @@ package struct DynamicLibrary: @unchecked Sendable {
                 continue
             }
             if let handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL) {
-                return DynamicLibrary(handle: handle, path: candidate)
+                return DynamicLibrary(address: UInt(bitPattern: handle), path: candidate)
             }
             tried.append(candidate + " (" + lastError() + ")")
         }

@@ -31,11 +31,12 @@ package final class AutoTrainer: Sendable {
         }
     }
 
-    private struct Running: @unchecked Sendable {
-        // Process is a reference type Foundation does not mark Sendable; it
-        // is only touched under `state`'s lock or by the run's own reader.
+    /// The training child, by phrase and process id (the `Process` object
+    /// stays with the thread that reads it and reaps it; `running` is nil
+    /// again once it has been reaped, so a pid here is never a stranger's).
+    private struct Running: Sendable {
         let phrase: String
-        let process: Process
+        let pid: pid_t
     }
 
     private struct State {
@@ -99,12 +100,12 @@ package final class AutoTrainer: Sendable {
     /// never a model file: the model is written by rename, last).
     package func waitForStop(until deadline: Double) {
         while ProcessClock.monotonicSeconds() < deadline {
-            guard let running = state.withLock({ $0.running }), running.process.isRunning else { return }
+            guard state.withLock({ $0.running }) != nil else { return }
             usleep(20_000)
         }
-        if let running = state.withLock({ $0.running }), running.process.isRunning {
+        if let running = state.withLock({ $0.running }) {
             log.error("background training of \(JSONText.string(running.phrase)) did not stop in time; killed")
-            kill(running.process.processIdentifier, SIGKILL)
+            kill(running.pid, SIGKILL)
         }
     }
 
@@ -117,9 +118,9 @@ package final class AutoTrainer: Sendable {
             switch action {
             case let .start(phrase): start(phrase)
             case let .stop(phrase):
-                guard let running = state.withLock({ $0.running }), running.phrase == phrase, running.process.isRunning else { continue }
+                guard let running = state.withLock({ $0.running }), running.phrase == phrase else { continue }
                 log.notice("background training of \(JSONText.string(phrase)) stopped")
-                kill(running.process.processIdentifier, SIGTERM)
+                kill(running.pid, SIGTERM)
             case .reload:
                 reload()
             }
@@ -146,7 +147,8 @@ package final class AutoTrainer: Sendable {
             perform(state.withLock { $0.schedule.finished(phrase, .failed(why)) })
             return
         }
-        state.withLock { $0.running = Running(phrase: phrase, process: process) }
+        let pid = process.processIdentifier
+        state.withLock { $0.running = Running(phrase: phrase, pid: pid) }
         log.notice("training \(JSONText.string(phrase)) in the background (ears train --idle, budget \(JSONText.number(minutes, places: 1)) min); the acoustic route hears it meanwhile")
         let reader = Thread { [self] in follow(phrase, process: process, errors: errors.fileHandleForReading, output: output.fileHandleForReading) }
         reader.name = "ears-train-reader"
@@ -196,7 +198,7 @@ package final class AutoTrainer: Sendable {
             log.error("background training of \(JSONText.string(phrase)) failed: \(why); it is tried again on reload (SIGHUP) or restart")
         }
         let actions = state.withLock { state in
-            if state.running?.process === process { state.running = nil }
+            if state.running?.pid == process.processIdentifier { state.running = nil }
             return state.schedule.finished(phrase, outcome)
         }
         perform(actions)
