@@ -85,12 +85,24 @@ let package = Package(
         // Zeroconf: _wyoming._tcp announced through avahi-daemon (libavahi-client).
         .target(name: "EarsAvahi", dependencies: ["CAvahi"], path: "Sources/EarsAvahi"),
 
-        // MARK: wiring and the command line
+        // MARK: what every command runs on, the offline tools, the daemon
+        // The engines as configured: config loading and validation, the
+        // factories for engines, detectors and the shared verifier, trained
+        // models on disk, the option structs commands hand over.
+        .target(name: "EarsEngines",
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsONNX"],
+                path: "Sources/EarsEngines"),
+        // The offline tools, which never run in the daemon: scan, tune, train.
+        .target(name: "EarsTools",
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth"],
+                path: "Sources/EarsTools"),
+        // The daemon: the listen loop, capture, supervision, the Wyoming wake
+        // service and zeroconf, background training.
         .target(name: "EarsDaemon",
-                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsALSA", "EarsFiles", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsONNX", "EarsSynth", "EarsAvahi"],
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsALSA", "EarsFiles", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
-        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsSystem", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsSystem", "EarsEngines", "EarsTools", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
         .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),

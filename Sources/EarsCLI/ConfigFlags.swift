@@ -1,6 +1,7 @@
 import EarsCore
 import EarsDaemon
 import EarsConfig
+import EarsEngines
 
 /// The flags that override ears.conf for one run (`ConfigOverrides`), shared
 /// by the commands that read the configuration. Number ranges come from the

@@ -2,6 +2,7 @@ import EarsCore
 import EarsDaemon
 import Foundation
 import EarsConfig
+import EarsEngines
 
 /// The `ears` program: finds the command named by the first words, parses
 /// its flags against its own table (`EarsCommand`), and runs it.

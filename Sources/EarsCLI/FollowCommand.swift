@@ -3,6 +3,7 @@ import EarsDaemon
 import EarsWyoming
 import Glibc
 import EarsSystem
+import EarsEngines
 
 /// `ears follow [--wav]`: connects to the running daemon's Wyoming socket
 /// (`<runtime dir>/listen.sock`) and shows what it hands to consumers.

@@ -5,6 +5,7 @@ import EarsPocketSphinx
 import EarsVosk
 import Foundation
 import EarsConfig
+import EarsEngines
 
 /// `ears model status [--json]`: for each engine, whether its model is
 /// installed, where, how big, and one sentence on how to install it; then

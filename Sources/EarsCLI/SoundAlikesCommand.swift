@@ -2,6 +2,7 @@ import EarsCore
 import EarsDaemon
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
 /// like a phrase without being it (`SoundAlikeGenerator`), one a line, to

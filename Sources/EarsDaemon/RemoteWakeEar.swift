@@ -4,6 +4,7 @@ import EarsWyoming
 import Synchronization
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// One remote Wyoming stream's own ear: the configured engines (trained
 /// models too), a gate and noise suppressor as configured, a `WakeJudge`

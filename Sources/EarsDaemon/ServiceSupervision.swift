@@ -1,6 +1,7 @@
 import Dispatch
 import EarsCore
 import EarsSystemd
+import EarsEngines
 
 /// The service-manager side of `ears listen` (`Type=notify` in
 /// systemd/ears.service): READY once the sockets are up, a content-free

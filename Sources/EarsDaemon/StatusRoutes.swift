@@ -1,5 +1,6 @@
 import EarsCore
 import EarsStatus
+import EarsEngines
 
 /// The status socket's routes: `GET /ears` (JSON meters), `GET /metrics`
 /// (the same meters in the Prometheus text format 0.0.4) and `POST /tap`

@@ -11,7 +11,7 @@ import Testing
     /// The audio-handling sources, by directory or file.
     static let audioHandling = [
         "Sources/EarsCore", "Sources/EarsPhonetics", "Sources/EarsConfig", "Sources/EarsNeural", "Sources/EarsTraining", "Sources/EarsALSA", "Sources/EarsFiles", "Sources/EarsPocketSphinx", "Sources/EarsVosk", "Sources/EarsWyoming", "Sources/EarsSpeex", "Sources/EarsONNX",
-        "Sources/EarsDaemon/Capture", "Sources/EarsDaemon/Listen", "Sources/EarsDaemon/ScanCommand.swift", "Sources/EarsDaemon/TuneCommand.swift", "Sources/EarsDaemon/TuneReport.swift", "Sources/EarsCLI", "Sources/EarsDaemon/Train/PhraseTrainer.swift",
+        "Sources/EarsDaemon/Capture", "Sources/EarsDaemon/Listen", "Sources/EarsTools/ScanCommand.swift", "Sources/EarsTools/TuneCommand.swift", "Sources/EarsTools/TuneReport.swift", "Sources/EarsCLI", "Sources/EarsTools/Train/PhraseTrainer.swift",
         "Sources/CALSA", "Sources/CSndFile", "Sources/CPocketSphinx", "Sources/CSpeexDSP",
     ]
 

@@ -27,7 +27,7 @@ PEER_PACKAGES = {"porcupine": "pvporcupine", "openwakeword": "openwakeword-prune
 PEER_RUNNERS = {"porcupine": "porcupine.py", "openwakeword": "oww.py", "microwakeword": "microwakeword.py"}
 # What a trained model depends on, besides the phrase, seed and budget (globs under the repository).
 TRAINING_SOURCES = ["Sources/EarsTraining/*.swift", "Sources/EarsNeural/*.swift",
-                    "Sources/EarsDaemon/Train/*.swift", "Sources/EarsONNX/*.swift", "Sources/EarsSynth/*.swift",
+                    "Sources/EarsTools/Train/*.swift", "Sources/EarsONNX/*.swift", "Sources/EarsSynth/*.swift",
                     "Sources/EarsSpeex/*.swift", "Sources/EarsCore/Audio/NoiseSuppressor.swift",
                     ".deps/onnx/openwakeword/resources/models/melspectrogram.onnx",
                     ".deps/onnx/openwakeword/resources/models/embedding_model.onnx"]

@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import EarsEngines
 
 /// `ears check-config`: reads the configuration, checks it as `listen` would
 /// (`ConfigValidation`), and reports.

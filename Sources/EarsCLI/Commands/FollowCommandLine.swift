@@ -1,5 +1,6 @@
 import EarsDaemon
 import EarsWyoming
+import EarsEngines
 
 /// `ears follow [--wav]`: the running daemon's listen socket (`FollowCommand`).
 struct FollowCommandLine: EarsCommand {

@@ -1,6 +1,7 @@
 import EarsCore
 import EarsDaemon
 import EarsConfig
+import EarsEngines
 
 /// `ears listen [--input FILE] [--verbose] [--uri URI]...`: the daemon (`ListenDaemon`).
 struct ListenCommandLine: EarsCommand {

@@ -1,5 +1,6 @@
 import EarsCore
 import EarsDaemon
+import EarsEngines
 
 /// `ears model status [--json]`: which engines' models are installed (`ModelStatusCommand`).
 struct ModelStatusCommandLine: EarsCommand {

@@ -1,6 +1,8 @@
 import EarsCore
 import EarsDaemon
 import Foundation
+import EarsEngines
+import EarsTools
 
 /// `ears scan FILE... [--json] [--candidates]`: the ear over files (`ScanCommand`).
 struct ScanCommandLine: EarsCommand {

@@ -1,6 +1,7 @@
 import EarsCore
 import EarsDaemon
 import EarsPhonetics
+import EarsEngines
 
 /// `ears soundalikes PHRASE [--json] [--count N]` (`SoundAlikesCommand`).
 struct SoundAlikesCommandLine: EarsCommand {

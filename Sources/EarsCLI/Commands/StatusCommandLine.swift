@@ -1,6 +1,7 @@
 import EarsCore
 import EarsDaemon
 import Glibc
+import EarsEngines
 
 /// `ears status [--json]`: the running daemon's meters (`GET /ears`), found
 /// by `ServiceSearch`.

@@ -1,4 +1,5 @@
 import EarsDaemon
+import EarsEngines
 
 /// `ears tap`: starts a capture in the running daemon as if its phrase were called.
 struct TapCommandLine: EarsCommand {

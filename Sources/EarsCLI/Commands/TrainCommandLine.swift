@@ -2,6 +2,8 @@ import EarsCore
 import EarsDaemon
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
+import EarsTools
 
 /// `ears train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]` (`TrainCommand`).
 struct TrainCommandLine: EarsCommand {

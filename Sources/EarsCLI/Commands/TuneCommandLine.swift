@@ -1,5 +1,7 @@
 import EarsCore
 import EarsDaemon
+import EarsEngines
+import EarsTools
 
 /// `ears tune FILE... [--negative FILE]... [--plot PNG] [--show-text] [--json]`:
 /// best scores, a sweep of the deciding threshold and a suggestion (`TuneCommand`).

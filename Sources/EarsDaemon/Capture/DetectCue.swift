@@ -4,6 +4,7 @@ import EarsCore
 import Foundation
 import Synchronization
 import EarsPhonetics
+import EarsEngines
 
 /// The immediate cue at a detection: the `[capture] on_detect` program and
 /// the `[capture] awake_sound`, both started the moment the ear judges a

@@ -4,6 +4,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 import EarsSystem
+import EarsEngines
 #endif
 
 /// How one run of a hook program ended.

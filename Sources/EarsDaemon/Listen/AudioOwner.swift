@@ -1,5 +1,6 @@
 import EarsCore
 import Synchronization
+import EarsEngines
 
 /// The audio owner (`ears-audio`): the only code that reads the microphone.
 ///

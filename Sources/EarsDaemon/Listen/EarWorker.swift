@@ -2,6 +2,7 @@ import EarsCore
 import Foundation
 import Synchronization
 import EarsPhonetics
+import EarsEngines
 
 /// The ear's thread (`ears-ear`): pops the chunks the audio owner queued,
 /// decodes them (`Ear`), judges the pieces (`WakeJudge`, whose verifier

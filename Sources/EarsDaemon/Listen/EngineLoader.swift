@@ -4,6 +4,7 @@ import Synchronization
 import EarsPhonetics
 import EarsConfig
 import EarsNeural
+import EarsEngines
 
 /// What the loader built, handed whole to the ear's thread.
 ///

@@ -10,6 +10,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 import EarsConfig
+import EarsEngines
 #endif
 
 /// `ears listen`: the daemon's wiring. The status socket, the listen

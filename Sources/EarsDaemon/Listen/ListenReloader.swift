@@ -1,5 +1,6 @@
 import EarsCore
 import EarsConfig
+import EarsEngines
 
 /// A SIGHUP's new configuration, applied without touching the audio
 /// owner's thread: it works out the `ReloadPlan`, puts the new phrases,

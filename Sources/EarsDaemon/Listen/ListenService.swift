@@ -2,6 +2,7 @@ import EarsCore
 import Synchronization
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// The loop behind `ears listen`: the audio owner, the ear and the loader,
 /// each on its own thread, so the microphone never waits for the decoder.

@@ -7,6 +7,7 @@ import Synchronization
 import EarsPhonetics
 import EarsNeural
 import EarsTraining
+import EarsEngines
 
 /// One run of `ears train`: plan the synthesized corpus, say it, hear it
 /// through the shared front end, train the phrase's head, mine the

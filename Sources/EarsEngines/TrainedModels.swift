@@ -26,6 +26,12 @@ package enum TrainedModels {
         package var path: String
     }
 
+    /// What a kept-aside model's file name ends in, after `<phrase>.wakemodel`:
+    /// `ears train` found the acoustic route better (listen and scan never read it).
+    package static let asideSuffix = ".aside"
+    /// `ears train`'s exit status when it kept the model aside.
+    package static let keptAsideExitStatus: Int32 = 3
+
     /// The models directory for `config` (`PhraseModelDirectory`).
     package static func directory(for config: EarsConfig) -> String {
         PhraseModelDirectory.resolve(configured: config.modelsDirectory, environment: ProcessInfo.processInfo.environment,

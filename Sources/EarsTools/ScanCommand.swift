@@ -2,6 +2,7 @@ import EarsCore
 import EarsFiles
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// `ears scan FILE...`: the listening ear over files, as fast as the CPU allows.
 ///

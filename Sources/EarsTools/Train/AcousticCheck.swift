@@ -1,6 +1,7 @@
 import EarsCore
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// The acoustic route as `ears listen` runs it for one phrase (no trained
 /// model: PocketSphinx's spotter and verifier for English, Vosk for

@@ -9,6 +9,7 @@ import EarsPhonetics
 import EarsConfig
 import EarsNeural
 import EarsTraining
+import EarsEngines
 
 /// `ears train "PHRASE" [--minutes N] [--voices LIST] [--seed N] [--language en|ko]`:
 /// builds the phrase's neural model on this machine from synthesized speech
@@ -88,11 +89,10 @@ package enum TrainCommand {
         return 0
     }
 
-    /// Exit status when the model was trained but kept aside (the acoustic
-    /// route heard more of the held-out calls): written as `NAME.aside`.
-    static let keptAsideStatus: Int32 = 3
-    /// What a kept-aside model's file name ends in, after `<phrase>.wakemodel`.
-    package static let asideSuffix = ".aside"
+    /// Exit status when the model was trained but kept aside (`TrainedModels.keptAsideExitStatus`).
+    static let keptAsideStatus = TrainedModels.keptAsideExitStatus
+    /// What a kept-aside model's file name ends in (`TrainedModels.asideSuffix`).
+    static let asideSuffix = TrainedModels.asideSuffix
 
     /// What a person reads when training is done: the file, the threshold,
     /// and the figures on the voices the model never heard.

@@ -2,6 +2,7 @@ import EarsCore
 import EarsFiles
 import EarsPhonetics
 import EarsConfig
+import EarsEngines
 
 /// `ears tune` options.
 package struct TuneOptions: Equatable {

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import EarsConfig
 import EarsTraining
+import EarsEngines
 
 /// Background training for `ears listen` (`[wake] auto_train`): carries out
 /// `AutoTrainSchedule`'s actions by running `ears train PHRASE --idle
@@ -185,7 +186,7 @@ package final class AutoTrainer: Sendable {
             outcome = .written
             for line in summary.split(separator: "\n") { log.info("background training: \(line.trimmingCharacters(in: .whitespaces))") }
             log.notice("trained \(JSONText.string(phrase)) in the background; loading its model")
-        } else if process.terminationReason == .exit && status == TrainCommand.keptAsideStatus {
+        } else if process.terminationReason == .exit && status == TrainedModels.keptAsideExitStatus {
             let why = lastSentence.map { String($0.dropFirst($0.hasPrefix("kept aside: ") ? "kept aside: ".count : 0)) }
                 ?? "the trained model heard fewer held-out calls than the acoustic route"
             outcome = .keptAside(why)
@@ -207,7 +208,7 @@ package final class AutoTrainer: Sendable {
     /// Why the model at `modelPath` is kept aside, when its aside file is
     /// there (`ears train` found the acoustic route better); nil otherwise.
     static func asideWhy(_ modelPath: String) -> String? {
-        let asidePath = modelPath + TrainCommand.asideSuffix
+        let asidePath = modelPath + TrainedModels.asideSuffix
         guard FileManager.default.fileExists(atPath: asidePath) else { return nil }
         return "a model was trained but hears fewer held-out calls than the acoustic route, so it is kept aside at "
             + "\(asidePath); run ears train again (a larger --minutes may do better) or remove that file to train again"
