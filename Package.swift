@@ -92,9 +92,10 @@ let package = Package(
         .target(name: "EarsEngines",
                 dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsONNX"],
                 path: "Sources/EarsEngines"),
-        // The offline tools, which never run in the daemon: scan, tune, train.
+        // The offline tools, which never run in the daemon: scan, tune, train,
+        // soundalikes, model status.
         .target(name: "EarsTools",
-                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth"],
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth", "EarsPocketSphinx", "EarsVosk"],
                 path: "Sources/EarsTools"),
         // The daemon: the listen loop, capture, supervision, the Wyoming wake
         // service and zeroconf, background training.

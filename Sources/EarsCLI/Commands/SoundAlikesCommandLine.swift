@@ -1,4 +1,5 @@
 import EarsCore
+import EarsTools
 import EarsDaemon
 import EarsPhonetics
 import EarsEngines

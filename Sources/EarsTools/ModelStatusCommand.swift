@@ -1,5 +1,4 @@
 import EarsCore
-import EarsDaemon
 import EarsONNX
 import EarsPocketSphinx
 import EarsVosk

@@ -1,5 +1,4 @@
 import EarsCore
-import EarsDaemon
 import EarsPhonetics
 import EarsConfig
 import EarsEngines
