@@ -36,11 +36,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import wyoming_corpus  # noqa: E402
 from docblock import replace_block  # noqa: E402
-from wyoming_phases import ArenaRun, EngineRun, measure_arena_round, measure_engine  # noqa: E402
-from wyoming_report import Report  # noqa: E402
-from wyoming_servers import start_ears, start_openwakeword  # noqa: E402
+from wyomingbench import corpus as wyoming_corpus  # noqa: E402
+from wyomingbench.phases import ArenaRun, EngineRun, measure_arena_round, measure_engine  # noqa: E402
+from wyomingbench.report import Report  # noqa: E402
+from wyomingbench.servers import start_ears, start_openwakeword  # noqa: E402
 
 DEFAULTS = {"calls": 20, "negative_minutes": 5.0, "streams": 4, "arena_streams": "4,8", "jobs": 2}
 

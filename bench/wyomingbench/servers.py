@@ -18,7 +18,7 @@ from pathlib import Path
 
 from proc_meter import RssSampler
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 OPENWAKEWORD_PYTHON = REPO / ".deps" / "wyoming-openwakeword" / "bin" / "python"
 READY_TIMEOUT_SECONDS = 60.0
 

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 
 from proc_meter import cpu_seconds, rss_megabytes
-from wyoming_corpus import Clip
-from wyoming_servers import Server
-from wyoming_session import SessionResult, stream
+from .corpus import Clip
+from .servers import Server
+from .session import SessionResult, stream
 
 SETTLE_SECONDS = 5.0  # after streams end, before "RSS after" is read
 

@@ -9,8 +9,8 @@ import datetime
 import subprocess
 from dataclasses import dataclass
 
-from wyoming_corpus import NOISE_SNR_DB, PHRASE, Clip
-from wyoming_phases import ArenaRun, EngineRun, percentile
+from .corpus import NOISE_SNR_DB, PHRASE, Clip
+from .phases import ArenaRun, EngineRun, percentile
 
 # docs/performance.md: PocketSphinx on continuous speech, CPU s per audio s.
 SPEECH_CPU_TARGET = 0.20

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_DEPS = Path(__file__).resolve().parent.parent / ".deps" / "wyoming"
+_DEPS = Path(__file__).resolve().parent.parent.parent / ".deps" / "wyoming"
 if _DEPS.is_dir() and str(_DEPS) not in sys.path:
     sys.path.insert(0, str(_DEPS))
 
