@@ -1,6 +1,7 @@
 import Dispatch
 import EarsCore
 import EarsSystemd
+import Synchronization
 import EarsEngines
 
 /// The service-manager side of `ears listen` (`Type=notify` in
@@ -9,18 +10,18 @@ import EarsEngines
 /// while the audio loop's heartbeat is fresh (`LoopWatchdog`).
 ///
 /// Outside systemd (no `$NOTIFY_SOCKET`) it does nothing but tick.
-final class ServiceSupervision: @unchecked Sendable {
-    // @unchecked: `watchdog` and `lastStatus` are touched only on `queue`;
-    // dispatch sources are safe to cancel from any thread.
+final class ServiceSupervision: Sendable {
     private let notifier: SystemdNotifier
     private let board: StatusBoard
     private let service: ListenService
     private let log: EarsLog
     private let queue = DispatchQueue(label: "ears.supervision")
-    private let timer: DispatchSourceTimer
-    // Touched only on `queue`.
-    private var watchdog: LoopWatchdog?
-    private var lastStatus = ""
+    /// Dispatch sources may be resumed and cancelled from any thread, but
+    /// Dispatch does not mark them Sendable: the one property vouched for by hand.
+    nonisolated(unsafe) private let timer: DispatchSourceTimer
+    /// The watchdog's state and the last STATUS line sent: used on `queue`,
+    /// held in a lock so the compiler checks what the queue only promised.
+    private let state: Mutex<(watchdog: LoopWatchdog?, lastStatus: String)>
 
     /// How often (seconds) the STATUS line is refreshed when no watchdog asks for more.
     static let statusRefreshSeconds = 1.0
@@ -32,15 +33,16 @@ final class ServiceSupervision: @unchecked Sendable {
         self.service = service
         self.log = log
         timer = DispatchSource.makeTimerSource(queue: queue)
-        if let seconds = notifier.watchdogSeconds { watchdog = LoopWatchdog(watchdogSeconds: seconds) }
+        state = Mutex((notifier.watchdogSeconds.map { LoopWatchdog(watchdogSeconds: $0) }, ""))
     }
 
     /// Sends READY=1 with the first STATUS line and starts the timer.
     func start() {
-        let tick = min(Self.statusRefreshSeconds, watchdog?.tickSeconds ?? Self.statusRefreshSeconds)
+        let tick = min(Self.statusRefreshSeconds, state.withLock { $0.watchdog?.tickSeconds } ?? Self.statusRefreshSeconds)
         queue.sync {
-            lastStatus = Self.statusLine(board.snapshot())
-            report(notifier.ready(status: lastStatus), what: "READY")
+            let line = Self.statusLine(board.snapshot())
+            state.withLock { $0.lastStatus = line }
+            report(notifier.ready(status: line), what: "READY")
         }
         if notifier.isSupervised {
             let seconds = notifier.watchdogSeconds.map { String($0) } ?? "off"
@@ -57,8 +59,9 @@ final class ServiceSupervision: @unchecked Sendable {
     /// READY=1 again after a reload (applied or refused).
     func reloaded() {
         queue.sync {
-            lastStatus = Self.statusLine(board.snapshot())
-            report(notifier.ready(status: lastStatus), what: "READY")
+            let line = Self.statusLine(board.snapshot())
+            state.withLock { $0.lastStatus = line }
+            report(notifier.ready(status: line), what: "READY")
         }
     }
 
@@ -70,11 +73,15 @@ final class ServiceSupervision: @unchecked Sendable {
 
     private func tick() {
         let line = Self.statusLine(board.snapshot())
-        if line != lastStatus {
-            lastStatus = line
+        let changed = state.withLock { current -> Bool in
+            guard current.lastStatus != line else { return false }
+            current.lastStatus = line
+            return true
+        }
+        if changed {
             report(notifier.status(line), what: "STATUS")
         }
-        guard var dog = watchdog else { return }
+        guard var dog = state.withLock({ $0.watchdog }) else { return }
         switch dog.tick(now: ProcessClock.monotonicSeconds(), lastBeatAt: service.lastBeatSeconds) {
         case .ping:
             report(notifier.watchdog(), what: "WATCHDOG")
@@ -88,7 +95,7 @@ final class ServiceSupervision: @unchecked Sendable {
         case .wait:
             break
         }
-        watchdog = dog
+        state.withLock { $0.watchdog = dog }
     }
 
     private func report(_ result: Result<Bool, SystemdNotifyError>, what: String) {

@@ -1,4 +1,5 @@
 import EarsCore
+import Synchronization
 import EarsWyoming
 
 /// The listen socket as a capture consumer: each capture goes out as Wyoming
@@ -43,14 +44,13 @@ package final class ListenSocketConsumer: CaptureConsumer {
     }
 }
 
-/// Milliseconds of captured audio, for chunk timestamps. Used from the audio thread only.
-private final class TimestampClock: @unchecked Sendable {
-    private var samples = 0
-    func begin() { samples = 0 }
-    var current: Int { samples * 1000 / AudioFormat.sampleRate }
+/// Milliseconds of captured audio, for chunk timestamps. Used from the
+/// audio thread only; an atomic makes that checked rather than promised.
+private final class TimestampClock: Sendable {
+    private let samples = Atomic<Int>(0)
+    func begin() { samples.store(0, ordering: .relaxed) }
+    var current: Int { samples.load(ordering: .relaxed) * 1000 / AudioFormat.sampleRate }
     func advance(by count: Int) -> Int {
-        let at = current
-        samples += count
-        return at
+        samples.add(count, ordering: .relaxed).oldValue * 1000 / AudioFormat.sampleRate
     }
 }
