@@ -1,3 +1,4 @@
+import EarsNeural
 import EarsCore
 /// Which configured phrases the daemon trains by itself (`[wake]
 /// auto_train`), in what order, and what each one's state is: a pure state
@@ -167,12 +168,21 @@ package struct AutoTrainSchedule: Sendable, Equatable {
 }
 
 extension TrainingMeter {
-    /// The meter of `schedule`: each phrase's state, progress and why.
+    /// The meter of `schedule`: each phrase's number, state, progress and
+    /// why, the phrase's own words taken out of the why (the status socket
+    /// carries no words; the log has the whole sentence).
     package init(_ schedule: AutoTrainSchedule) {
-        self.init(enabled: schedule.enabled, entries: schedule.phrases.map { phrase in
+        self.init(enabled: schedule.enabled, entries: schedule.phrases.enumerated().map { index, phrase in
             var fraction: Double?, left: Double?
             if case let .training(done, secondsLeft) = phrase.state { (fraction, left) = (done, secondsLeft) }
-            return Entry(phrase: phrase.text, state: phrase.state.name, fraction: fraction, secondsLeft: left, why: phrase.state.why)
+            return Entry(number: index + 1, state: phrase.state.name, fraction: fraction, secondsLeft: left,
+                         why: phrase.state.why.map { Self.withoutWords(of: phrase.text, in: $0) })
         })
+    }
+
+    /// `sentence` with `phrase` and its model file's stem (`hey-cordelia`) replaced by "the phrase".
+    static func withoutWords(of phrase: String, in sentence: String) -> String {
+        let stem = PhraseModelDirectory.fileName(forPhrase: phrase).split(separator: ".").first.map(String.init) ?? phrase
+        return sentence.replacingOccurrences(of: phrase, with: "the phrase").replacingOccurrences(of: stem, with: "the-phrase")
     }
 }

@@ -35,9 +35,9 @@ import Testing
         remote.detections = ["hey cordelia": 3, "computer": 1]
         report.remote = remote
         report.training = TrainingMeter(enabled: true, entries: [
-            .init(phrase: "hey cordelia", state: "training", fraction: 0.42, secondsLeft: 120),
-            .init(phrase: "computer", state: "ready"),
-            .init(phrase: "okay nabu", state: "failed", why: "flite is missing; install it with: apt install flite"),
+            .init(number: 1, state: "training", fraction: 0.42, secondsLeft: 120),
+            .init(number: 2, state: "ready"),
+            .init(number: 3, state: "failed", why: "flite is missing; install it with: apt install flite"),
         ])
         return report
     }

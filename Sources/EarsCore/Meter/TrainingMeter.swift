@@ -1,12 +1,13 @@
 /// What `/ears`, `ears status` and `/metrics` show of background training
 /// (`[wake] auto_train`): each configured phrase's state, how far a running
-/// training is and about how long it has left. Content-free: phrases are
-/// the configuration's text, never anything heard.
+/// training is and about how long it has left. Content-free: a phrase is
+/// named by its number in the configuration (1 = the first), never by its
+/// words, so the status socket and `/metrics` carry no word at all.
 package struct TrainingMeter: Sendable, Equatable {
     /// One phrase's line.
     package struct Entry: Sendable, Equatable {
-        /// The configured phrase.
-        package var phrase: String
+        /// The phrase's number in the configuration, 1 for the first.
+        package var number: Int
         /// Its state's name (`AutoTrainSchedule.State.name`: `waiting`,
         /// `training`, `ready`, `kept_aside`, `failed`, `off`).
         package var state: String
@@ -17,8 +18,8 @@ package struct TrainingMeter: Sendable, Equatable {
         /// Kept aside or failed: why.
         package var why: String?
 
-        package init(phrase: String, state: String, fraction: Double? = nil, secondsLeft: Double? = nil, why: String? = nil) {
-            self.phrase = phrase
+        package init(number: Int, state: String, fraction: Double? = nil, secondsLeft: Double? = nil, why: String? = nil) {
+            self.number = number
             self.state = state
             self.fraction = fraction
             self.secondsLeft = secondsLeft
@@ -37,14 +38,15 @@ package struct TrainingMeter: Sendable, Equatable {
     }
 
 
-    /// The `training` object of `/ears`: `auto_train` and, per phrase,
+    /// The `training` object of `/ears`: `auto_train` and, per phrase (keyed
+    /// by its number in the configuration),
     /// `state`, `percent` and `seconds_left` (while training, else null) and
     /// `why` (kept aside or failed, else null).
     package var jsonValue: JSONValue {
         var phrases: [String: JSONValue] = [:]
         for entry in entries {
             let percent: JSONValue = entry.fraction.map { .integer(Int64(($0 * 100).rounded(.down))) } ?? .null
-            phrases[entry.phrase] = ["state": .string(entry.state), "percent": percent,
+            phrases[String(entry.number)] = ["state": .string(entry.state), "percent": percent,
                                      "seconds_left": entry.fraction == nil ? .null : .decimal(entry.secondsLeft, places: 0),
                                      "why": .optional(entry.why)]
         }
@@ -62,11 +64,11 @@ package struct TrainingMeter: Sendable, Equatable {
         exposition.family("ears_training_state", .gauge,
                           help: "1 for each configured phrase's background-training state, 0 for the others.",
                           samples: entries.flatMap { entry in
-                              Self.stateNames.map { (labels: [("phrase", entry.phrase), ("state", $0)], value: $0 == entry.state ? 1.0 : 0) }
+                              Self.stateNames.map { (labels: [("phrase", String(entry.number)), ("state", $0)], value: $0 == entry.state ? 1.0 : 0) }
                           })
         let running = entries.compactMap { entry -> (String, Double, Double?)? in
             guard let fraction = entry.fraction else { return nil }
-            return (entry.phrase, fraction, entry.secondsLeft)
+            return (String(entry.number), fraction, entry.secondsLeft)
         }
         exposition.family("ears_training_progress_ratio", .gauge, help: "How far the phrase being trained is, 0 to 1.",
                           samples: running.map { (labels: [("phrase", $0.0)], value: $0.1) })
