@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from docblock import replace_block  # noqa: E402
 from soak.feeder import Feeder, write_alsa_config  # noqa: E402
 from soak.sampler import status_json  # noqa: E402
-from soak.speech import BYTES_PER_SECOND, SpeechBank  # noqa: E402
+from soak.speech import SegmentFeed, SpeechBank  # noqa: E402
 
 SEGMENT_SECONDS = 20.0
 WAKE_LINE = re.compile(r'notice: wake phrase="([^"]*)".* t=([0-9.]+)s')
@@ -77,20 +77,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int, beside: bool) -> Run:
-    rng = random.Random(seed)
-    calls: list[float] = []
-    fed = 0.0
-    produced = 0
-
-    def next_block() -> bytes | None:
-        nonlocal fed, produced
-        if produced >= segments:
-            return None
-        segment = bank.segment(rng, SEGMENT_SECONDS)
-        calls.append(fed + segment.call_end_seconds)
-        fed += len(segment.audio) / BYTES_PER_SECOND
-        produced += 1
-        return segment.audio
+    feed = SegmentFeed(bank, random.Random(seed), segments, SEGMENT_SECONDS)
+    calls, next_block = feed.calls, feed.next_block
 
     place = scratch / ("beside" if beside else "alone")
     place.mkdir()
@@ -146,7 +134,7 @@ def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int
                 heard += 1
                 latencies.append(wake - call)
                 break
-    return Run(label(beside), len(calls), heard, latencies, dropped, cpu, fed, training_percent)
+    return Run(label(beside), len(calls), heard, latencies, dropped, cpu, feed.fed_seconds, training_percent)
 
 
 def label(beside: bool) -> str:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from soak.feeder import Feeder, write_alsa_config  # noqa: E402
 from soak.report import judge, write_doc  # noqa: E402
 from soak.sampler import Sample, sample  # noqa: E402
-from soak.speech import BYTES_PER_SECOND, SpeechBank  # noqa: E402
+from soak.speech import BYTES_PER_SECOND, SegmentFeed, SpeechBank  # noqa: E402
 
 SEGMENT_SECONDS = 20.0
 SAMPLE_EVERY_WALL_SECONDS = 10.0
@@ -66,22 +66,8 @@ def main() -> int:
         os.chmod(scratch, 0o700)
         print("soak: synthesizing speech", flush=True)
         bank = SpeechBank(scratch)
-        segments = int(args.audio_minutes * 60 / SEGMENT_SECONDS)
-        calls: list[float] = []
-        call_labels: list[str] = []
-        fed_seconds = 0.0
-        produced = 0
-
-        def next_block() -> bytes | None:
-            nonlocal fed_seconds, produced
-            if produced >= segments:
-                return None
-            segment = bank.segment(rng, SEGMENT_SECONDS)
-            calls.append(fed_seconds + segment.call_end_seconds)
-            call_labels.append(segment.call_label)
-            fed_seconds += len(segment.audio) / BYTES_PER_SECOND
-            produced += 1
-            return segment.audio
+        feed = SegmentFeed(bank, rng, int(args.audio_minutes * 60 / SEGMENT_SECONDS), SEGMENT_SECONDS)
+        calls, call_labels, next_block = feed.calls, feed.labels, feed.next_block
 
         config, fifo = write_alsa_config(scratch)
         conf = scratch / "ears.conf"

@@ -98,3 +98,25 @@ class SpeechBank:
         # The phrase is the call's first words; a pause follows it, so its end is near the phrase-alone length.
         call_end = call_start + self.phrase_seconds[self.call_voices[index]]
         return Segment(audio=b"".join(parts), call_end_seconds=call_end, call_label=self.call_labels[index])
+
+
+class SegmentFeed:
+    """Segments for a feeder, one call each: `next_block` gives the next
+    segment's audio (None after `segments` of them) and records where its
+    call ends in the stream (`calls`, audio seconds) and who said what
+    (`labels`); `fed_seconds` is the audio handed out so far."""
+
+    def __init__(self, bank: "SpeechBank", rng: random.Random, segments: int, segment_seconds: float) -> None:
+        self.bank, self.rng, self.segments, self.segment_seconds = bank, rng, segments, segment_seconds
+        self.calls: list[float] = []
+        self.labels: list[str] = []
+        self.fed_seconds = 0.0
+
+    def next_block(self) -> bytes | None:
+        if len(self.calls) >= self.segments:
+            return None
+        segment = self.bank.segment(self.rng, self.segment_seconds)
+        self.calls.append(self.fed_seconds + segment.call_end_seconds)
+        self.labels.append(segment.call_label)
+        self.fed_seconds += len(segment.audio) / BYTES_PER_SECOND
+        return segment.audio
