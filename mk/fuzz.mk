@@ -80,7 +80,8 @@ FUZZ_MODULES_ALL := EarsCore EarsPhonetics EarsConfig EarsNeural EarsSocket Ears
 define FUZZ_MODULE_RULE
 $(FUZZ_DIR)/modules/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach m,$(FUZZ_IMPORTS_$(1)),$(FUZZ_DIR)/modules/lib$(m).a) mk/fuzz.mk
 	@mkdir -p $$(@D)
-	$$(FUZZ_SWIFTC) $$(FUZZ_FLAGS) -module-name $(1) -emit-library -static -emit-module \
+	@echo "fuzz: building $(1) with the fuzzer's flags"
+	@$$(FUZZ_SWIFTC) $$(FUZZ_FLAGS) -module-name $(1) -emit-library -static -emit-module \
 	  -emit-module-path $$(@D)/$(1).swiftmodule -I $$(@D) $(sort $(shell find Sources/$(1) -name '*.swift')) -o $$@
 endef
 $(foreach m,$(FUZZ_MODULES_ALL),$(eval $(call FUZZ_MODULE_RULE,$(m))))
@@ -90,7 +91,8 @@ $(FUZZ_DIR)/%/fuzzer: $$(foreach m,$$(FUZZ_MODULES_$$*),$(FUZZ_DIR)/modules/lib$
 	@# Older rules built each fuzzer as a file where its directory now goes.
 	@[ ! -f $(@D) ] || rm -f $(@D)
 	@mkdir -p $(@D)
-	$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(FUZZ_DIR)/modules \
+	@echo "fuzz: linking fuzz-$*"
+	@$(FUZZ_SWIFTC) $(FUZZ_FLAGS) $(FUZZ_LINK_FLAGS) -module-name Fuzz -I $(FUZZ_DIR)/modules \
 	  $(FUZZ_HARNESS_$*) $(foreach m,$(FUZZ_MODULES_$*),$(FUZZ_DIR)/modules/lib$(m).a) -o $@
 
 # What every run of target NAME ($*) is given after its -max_total_time.
