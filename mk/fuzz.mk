@@ -37,7 +37,7 @@ FUZZ_HARNESS_config := fuzz/ConfigParserFuzz.swift
 FUZZ_ARGS_config    := -max_len=8192 -dict=fuzz/config.dict
 
 ## fuzz-wyoming: WyomingEventReader fed whole, byte by byte and in random pieces, must agree.
-FUZZ_MODULES_wyoming := EarsCore EarsPhonetics EarsConfig EarsSocket EarsWyoming
+FUZZ_MODULES_wyoming := EarsCore EarsPhonetics EarsConfig EarsSystem EarsSocket EarsWyoming
 FUZZ_HARNESS_wyoming := fuzz/WyomingEventReaderFuzz.swift
 FUZZ_ARGS_wyoming    := -max_len=8192 -dict=fuzz/wyoming.dict
 
@@ -70,13 +70,14 @@ FUZZ_IMPORTS_EarsCore      :=
 FUZZ_IMPORTS_EarsPhonetics := EarsCore
 FUZZ_IMPORTS_EarsConfig    := EarsCore EarsPhonetics
 FUZZ_IMPORTS_EarsNeural    := EarsCore
-FUZZ_IMPORTS_EarsSocket    :=
+FUZZ_IMPORTS_EarsSystem    :=
+FUZZ_IMPORTS_EarsSocket    := EarsSystem
 FUZZ_IMPORTS_EarsStatus    := EarsSocket
 FUZZ_IMPORTS_EarsWyoming   := EarsCore EarsConfig EarsSocket
 
 # One explicit rule per module (a pattern rule cannot chain through itself:
 # make refuses implicit-rule recursion from one module's library to another's).
-FUZZ_MODULES_ALL := EarsCore EarsPhonetics EarsConfig EarsNeural EarsSocket EarsStatus EarsWyoming
+FUZZ_MODULES_ALL := EarsCore EarsPhonetics EarsConfig EarsNeural EarsSystem EarsSocket EarsStatus EarsWyoming
 define FUZZ_MODULE_RULE
 $(FUZZ_DIR)/modules/lib$(1).a: $(shell find Sources/$(1) -name '*.swift') $(foreach m,$(FUZZ_IMPORTS_$(1)),$(FUZZ_DIR)/modules/lib$(m).a) mk/fuzz.mk
 	@mkdir -p $$(@D)
@@ -118,7 +119,7 @@ fuzz-smoke-%: $(FUZZ_DIR)/%/fuzzer
 
 ## fuzz-http: the status server's HTTPRequestDecoder, fed whole, split in three and byte by byte, must agree.
 FUZZ_TARGETS     += http
-FUZZ_MODULES_http := EarsSocket EarsStatus
+FUZZ_MODULES_http := EarsSystem EarsSocket EarsStatus
 FUZZ_HARNESS_http := fuzz/HTTPRequestDecoderFuzz.swift
 FUZZ_ARGS_http    := -max_len=12288
 
