@@ -62,6 +62,7 @@ class Run:
     cpu_seconds: float
     audio_seconds: float
     training_percent: int | None
+    training_state: str = "—"
 
     def percentile(self, share: float) -> float | None:
         if not self.latencies:
@@ -105,6 +106,7 @@ def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int
     feeder.start()
     socket_path = str(run_dir / "status.sock")
     training_percent: int | None = None
+    training_state = "—"
     try:
         while not feeder.finished.is_set():
             time.sleep(5)
@@ -117,7 +119,9 @@ def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int
         training = status.get("training")
         if beside and isinstance(training, dict):
             entry = training.get("phrases", {}).get(BESIDE_PHRASE, {})
-            training_percent = entry.get("percent") if entry.get("state") == "training" else 100
+            state = entry.get("state")
+            training_percent = entry.get("percent") if state == "training" else None
+            training_state = str(state)
         cpu = cpu_seconds(daemon.pid)
     finally:
         feeder.stop()
@@ -134,7 +138,7 @@ def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int
                 heard += 1
                 latencies.append(wake - call)
                 break
-    return Run(label(beside), len(calls), heard, latencies, dropped, cpu, feed.fed_seconds, training_percent)
+    return Run(label(beside), len(calls), heard, latencies, dropped, cpu, feed.fed_seconds, training_percent, training_state)
 
 
 def label(beside: bool) -> str:
@@ -144,10 +148,10 @@ def label(beside: bool) -> str:
 def lines(runs: list[Run]) -> list[str]:
     def seconds(value: float | None) -> str:
         return "—" if value is None else f"{value:.2f} s"
-    out = ["| run | calls heard | wake latency p50 / p95 after the phrase | chunks dropped | daemon CPU s per audio s | training done by the end |",
+    out = ["| run | calls heard | wake latency p50 / p95 after the phrase | chunks dropped | daemon CPU s per audio s | background training at the end |",
            "|---|---|---|---|---|---|"]
     for r in runs:
-        done = "—" if r.training_percent is None else f"{r.training_percent}%"
+        done = r.training_state if r.training_percent is None else f"training, {r.training_percent}%"
         out.append(f"| {r.label} | {r.heard} of {r.calls} | {seconds(r.percentile(0.5))} / {seconds(r.percentile(0.95))} | "
                    f"{r.dropped} | {r.cpu_seconds / max(r.audio_seconds, 1):.4f} | {done} |")
     return out
