@@ -107,8 +107,15 @@ package final class AutoTrainer: Sendable {
         if let running = state.withLock({ $0.running }) {
             log.error("background training of \(JSONText.string(running.phrase)) did not stop in time; killed")
             kill(running.pid, SIGKILL)
+            // Until its reader has reaped it (a killed process with a large
+            // heap takes a moment to go), so it does not outlive the daemon.
+            let reapBy = ProcessClock.monotonicSeconds() + Self.reapSeconds
+            while state.withLock({ $0.running }) != nil && ProcessClock.monotonicSeconds() < reapBy { usleep(20_000) }
         }
     }
+
+    /// Seconds `waitForStop` waits for a killed child to be reaped.
+    static let reapSeconds = 1.0
 
     /// The schedule's meter now.
     package var meter: TrainingMeter { state.withLock { TrainingMeter($0.schedule) } }
