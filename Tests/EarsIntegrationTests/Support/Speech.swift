@@ -52,7 +52,7 @@ enum Speech {
                                                    "pinknoise", "vol", "0.3"])
         guard made.status == 0 else { throw SpeechError(detail: "sox could not make pink noise: \(made.stderr)") }
         let gain = try rms(speech) / (try rms(noise) * pow(10, snr / 20))
-        let mixed = try runCommand("/usr/bin/sox", ["-m", "-v", "1", speech, "-v", "\(gain)", noise, out])
+        let mixed = try runCommand("/usr/bin/sox", ["-R", "-m", "-v", "1", speech, "-v", "\(gain)", noise, out])
         guard mixed.status == 0 else { throw SpeechError(detail: "sox could not mix: \(mixed.stderr)") }
     }
 
