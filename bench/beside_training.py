@@ -26,7 +26,6 @@ import os
 import random
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from docblock import replace_block  # noqa: E402
-from soak.feeder import Feeder, write_alsa_config  # noqa: E402
+from soak.feeder import Feeder, stop, write_alsa_config  # noqa: E402
+from soak.report import match_calls  # noqa: E402
 from soak.sampler import status_json  # noqa: E402
 from soak.speech import SegmentFeed, SpeechBank  # noqa: E402
 
@@ -124,20 +124,9 @@ def one_run(ears: str, scratch: Path, bank: SpeechBank, segments: int, seed: int
             training_state = str(state)
         cpu = cpu_seconds(daemon.pid)
     finally:
-        feeder.stop()
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            daemon.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-    heard, latencies, used = 0, [], set()
-    for call in calls:
-        for index, wake in enumerate(sorted(wakes)):
-            if index not in used and call - 0.5 <= wake <= call + TOLERANCE_SECONDS:
-                used.add(index)
-                heard += 1
-                latencies.append(wake - call)
-                break
+        stop(feeder, daemon)
+    latencies = [latency for latency in match_calls(calls, sorted(wakes), TOLERANCE_SECONDS) if latency is not None]
+    heard = len(latencies)
     return Run(label(beside), len(calls), heard, latencies, dropped, cpu, feed.fed_seconds, training_percent, training_state)
 
 

@@ -23,7 +23,6 @@ import os
 import random
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -33,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from soak.feeder import Feeder, write_alsa_config  # noqa: E402
+from soak.feeder import Feeder, stop, write_alsa_config  # noqa: E402
 from soak.report import judge, write_doc  # noqa: E402
 from soak.sampler import Sample, sample  # noqa: E402
 from soak.speech import BYTES_PER_SECOND, SegmentFeed, SpeechBank  # noqa: E402
@@ -110,12 +109,7 @@ def main() -> int:
             time.sleep(3)
             samples.append(sample(daemon.pid, socket_path, time.monotonic() - started, feeder.bytes_written / BYTES_PER_SECOND))
         finally:
-            feeder.stop()
-            daemon.send_signal(signal.SIGTERM)
-            try:
-                daemon.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                daemon.kill()
+            stop(feeder, daemon)
 
     args.samples.parent.mkdir(parents=True, exist_ok=True)
     with args.samples.open("w") as table:

@@ -2,6 +2,10 @@
 that a thread feeds at a multiple of real time (like Tests/.../AlsaFixture.swift)."""
 from __future__ import annotations
 
+import subprocess
+
+import signal
+
 import os
 import threading
 import time
@@ -76,3 +80,13 @@ class Feeder:
                 out.write(bytes(CHUNK_BYTES))
                 time.sleep(0.1 / self.speed)
         self.finished.set()
+
+
+def stop(feeder: "Feeder", daemon: "subprocess.Popen[str]") -> None:
+    """Stops feeding, then the daemon: SIGTERM, killed if it has not exited in 10 s."""
+    feeder.stop()
+    daemon.send_signal(signal.SIGTERM)
+    try:
+        daemon.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        daemon.kill()

@@ -75,21 +75,30 @@ class Verdict:
         ]
 
 
-def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: float,
-          warmup_minutes: float, tolerance_seconds: float = 2.5, labels: list[str] | None = None) -> Verdict:
-    """Matches wakes (audio seconds) to calls (audio seconds where each phrase ends) and fits RSS."""
-    heard = 0
+def match_calls(calls: list[float], wakes: list[float], tolerance_seconds: float = 2.5) -> list[float | None]:
+    """Each call's wake latency (wake minus the call's end, audio seconds), or None
+    for a call no wake answered: the first unused wake from 0.5 s before its end to
+    `tolerance_seconds` after it (wakes sorted)."""
     used: set[int] = set()
-    missed: list[str] = []
-    for number, call in enumerate(calls):
+    latencies: list[float | None] = []
+    for call in calls:
         for index, wake in enumerate(wakes):
             if index not in used and call - 0.5 <= wake <= call + tolerance_seconds:
                 used.add(index)
-                heard += 1
+                latencies.append(wake - call)
                 break
         else:
-            label = labels[number] if labels else "?"
-            missed.append(f"{call / 60:.1f} min ({label})")
+            latencies.append(None)
+    return latencies
+
+
+def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: float,
+          warmup_minutes: float, tolerance_seconds: float = 2.5, labels: list[str] | None = None) -> Verdict:
+    """Matches wakes (audio seconds) to calls (audio seconds where each phrase ends) and fits RSS."""
+    matched = match_calls(calls, wakes, tolerance_seconds)
+    heard = sum(latency is not None for latency in matched)
+    missed = [f"{call / 60:.1f} min ({labels[number] if labels else '?'})"
+              for number, (call, latency) in enumerate(zip(calls, matched)) if latency is None]
     settled = [s for s in samples if s.wall_seconds / 60 >= warmup_minutes]
     minutes = [s.wall_seconds / 60 for s in settled]
     fitted = slope(minutes, [float(s.anon_kib) for s in settled])
@@ -97,7 +106,7 @@ def judge(samples: list[Sample], calls: list[float], wakes: list[float], speed: 
     # Descriptors and threads are judged after warm-up too: the first chunks open the engine's files.
     return Verdict(
         audio_minutes=samples[-1].audio_seconds / 60, wall_minutes=samples[-1].wall_seconds / 60, speed=speed,
-        calls=len(calls), heard=heard, extra_wakes=len(wakes) - len(used),
+        calls=len(calls), heard=heard, extra_wakes=len(wakes) - heard,
         rss_start_kib=settled[0].rss_kib, rss_end_kib=settled[-1].rss_kib, rss_slope_kib_per_minute=fitted,
         anon_start_kib=settled[0].anon_kib, anon_end_kib=settled[-1].anon_kib,
         file_start_kib=settled[0].file_kib, file_end_kib=settled[-1].file_kib, total_slope_kib_per_minute=total,
