@@ -11,8 +11,13 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
+                $(OTHER_LANGUAGE_VOICES) \
                 mandoc groff-base pandoc dpkg-dev \
                 libavahi-client-dev avahi-daemon avahi-utils dbus
+# Festival's speakers of other languages: real recorded vocal tracts that
+# read part of the training's other speech and its babble (docs/training.md).
+OTHER_LANGUAGE_VOICES := festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
+                festvox-suopuhe-lj festvox-suopuhe-mv festvox-italp16k festvox-itapc16k festvox-ca-ona-hts festvox-ru
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

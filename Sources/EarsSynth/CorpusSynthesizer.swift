@@ -8,15 +8,16 @@ import EarsTraining
 /// whatever order the workers finish in.
 ///
 /// Babble needs other speech before the clips that use it, so a few of the
-/// plan's other-speech clips (`babbleSources`) are said first, dry, and
-/// reused as their own clips' input; then every clip is said and augmented
+/// plan's other-speech clips (`babbleSources`, `babbleSourceClips`: one per
+/// speaker, none of the held-out split, whose voices the figures are about)
+/// are said first, dry, and reused as their own clips' input; then every clip is said and augmented
 /// in one pass. Festival clips go in batches of `festivalBatch` (one
 /// festival start-up per batch); the others one by one. Per clip the work is
 /// pure given the plan (seeded), so the output is the same for any number of
 /// workers.
 package final class CorpusSynthesizer: Sendable {
-    /// Other-speech clips said first to make babble from.
-    package static let babbleSources = 8
+    /// Other-speech clips said first to make babble from, each of another speaker.
+    package static let babbleSources = 12
     /// Festival clips said in one festival run (see `SpeechSynthesizer.say(_:)`).
     package static let festivalBatch = 16
     /// Concurrent workers when the caller does not say.
@@ -54,7 +55,7 @@ package final class CorpusSynthesizer: Sendable {
     package func synthesize(_ clips: [TrainingClip],
                            progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in },
                            isCancelled: @escaping @Sendable () -> Bool = { false }) throws(SynthError) -> [Clip] {
-        let sources = Array(clips.filter { $0.role == .negative(.otherSpeech) }.prefix(Self.babbleSources))
+        let sources = Self.babbleSourceClips(clips)
         let dry = try run(sources, progress: { _, _ in }, isCancelled: isCancelled) { batch throws(SynthError) in
             try self.say(batch).map(\.speech)
         }
@@ -80,6 +81,18 @@ package final class CorpusSynthesizer: Sendable {
             }
             return results
         }
+    }
+
+    /// The clips babble is made from: the first other-speech clips of the
+    /// train and validation splits, one per speaker, at most `babbleSources`.
+    package static func babbleSourceClips(_ clips: [TrainingClip]) -> [TrainingClip] {
+        var speakers: Set<String> = []
+        var sources: [TrainingClip] = []
+        for clip in clips where clip.role == .negative(.otherSpeech) && clip.split != .heldOut && sources.count < babbleSources {
+            guard let voice = clip.voice, speakers.insert(voice.speakerID).inserted else { continue }
+            sources.append(clip)
+        }
+        return sources
     }
 
     /// The clips' dry speech and continuations, in order (empty for a

@@ -4,7 +4,8 @@ import EarsTraining
 
 /// Finds the installed synthesis voices for English and Korean: flite's
 /// built-in voices (`flite -lv`), festival's voice directories under
-/// /usr/share/festival/voices, and espeak-ng's languages (`--voices=en`,
+/// /usr/share/festival/voices (with its speakers of other languages, for
+/// other speech only), and espeak-ng's languages (`--voices=en`,
 /// `--voices=ko`) crossed with its voice variants (`--voices=variant`).
 ///
 /// Left out on purpose: flite's `awb_time` (a limited-domain voice that only
@@ -14,8 +15,16 @@ import EarsTraining
 package struct VoiceCatalog: Sendable {
     /// Where Debian installs festival voices: `<root>/<language dir>/<voice>/festvox`.
     package static let festivalVoiceRoot = "/usr/share/festival/voices"
-    /// Festival language directories that hold English voices.
-    package static let festivalEnglishDirectories: Set<String> = ["english", "us", "british"]
+    /// Festival language directories and the language their voices speak:
+    /// English ones say the phrase; the others (real recorded speakers of
+    /// Czech, Finnish, Italian, Catalan, Russian: Debian's festvox-* packages)
+    /// only say other speech and make babble (`TrainingPlan.otherLanguageSpeechShare`).
+    /// Hindi, Marathi and Telugu voices are left out: they need their own
+    /// scripts and say nothing for Latin text.
+    package static let festivalLanguageDirectories: [String: String] = [
+        "english": "en", "us": "en", "british": "en",
+        "czech": "cs", "finnish": "fi", "italian": "it", "catalan": "ca", "russian": "ru",
+    ]
     /// flite voices that cannot say arbitrary text.
     package static let fliteExcluded: Set<String> = ["awb_time"]
     /// espeak-ng variant files (lowercased, prefixes) that do not sound like a person.
@@ -41,6 +50,13 @@ package struct VoiceCatalog: Sendable {
         voices.filter { $0.language == language }
     }
 
+    /// Voices of languages ears has no phrases in (festival's Czech,
+    /// Finnish, Italian, Catalan and Russian speakers), sorted: other speech
+    /// and babble from vocal tracts the English and Korean voices lack.
+    package var otherLanguageVoices: [SynthVoice] {
+        voices.filter { $0.language != "en" && $0.language != "ko" }
+    }
+
     /// The engines that have at least one voice, in `Engine` order.
     package var engines: [SynthVoice.Engine] {
         Set(voices.map(\.engine)).sorted()
@@ -60,17 +76,19 @@ package struct VoiceCatalog: Sendable {
             .map { SynthVoice(engine: .flite, name: $0, language: "en") }
     }
 
-    /// Festival voices: directories under an English language directory that
-    /// hold a `festvox` directory; the voice is said with `(voice_<dir>)`.
+    /// Festival voices: directories under a language directory of
+    /// `festivalLanguageDirectories` that hold a `festvox` directory; the
+    /// voice is said with `(voice_<dir>)`.
     static func festivalVoices(root: String) -> [SynthVoice] {
         guard Tool.festival.path != nil else { return [] }
         let manager = FileManager.default
         var voices: [SynthVoice] = []
-        for language in (try? manager.contentsOfDirectory(atPath: root)) ?? [] where festivalEnglishDirectories.contains(language) {
-            for name in (try? manager.contentsOfDirectory(atPath: root + "/" + language)) ?? [] {
+        for directory in (try? manager.contentsOfDirectory(atPath: root)) ?? [] {
+            guard let language = festivalLanguageDirectories[directory] else { continue }
+            for name in (try? manager.contentsOfDirectory(atPath: root + "/" + directory)) ?? [] {
                 var isDirectory: ObjCBool = false
-                if manager.fileExists(atPath: "\(root)/\(language)/\(name)/festvox", isDirectory: &isDirectory), isDirectory.boolValue {
-                    voices.append(SynthVoice(engine: .festival, name: name, language: "en"))
+                if manager.fileExists(atPath: "\(root)/\(directory)/\(name)/festvox", isDirectory: &isDirectory), isDirectory.boolValue {
+                    voices.append(SynthVoice(engine: .festival, name: name, language: language))
                 }
             }
         }

@@ -44,7 +44,8 @@ package struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertib
     package var name: String
     /// espeak-ng's variant (`m3`, `f2`, `klatt`), appended as `+variant`; nil for the others.
     package var variant: String?
-    /// The language spoken: "en" or "ko".
+    /// The language spoken: "en" or "ko" (phrases), or another festival
+    /// voice's ("cs", "fi", "it", "ca", "ru": other speech only).
     package var language: String
     /// Speaking rate in percent of the engine's normal speed (100 = normal).
     package var ratePercent: Int

@@ -20,8 +20,13 @@ import EarsPhonetics
 /// flite voices are not drowned by dozens of espeak-ng variants), a speaker
 /// of that engine, a rate and a pitch.
 ///
-/// Fortunes are English, so other speech is always spoken by English voices
-/// (for a Korean phrase too: it is speech that is not the phrase either way).
+/// Fortunes are English, so other speech is spoken by English voices (for a
+/// Korean phrase too: it is speech that is not the phrase either way), except
+/// a share (`otherLanguageSpeechShare`) of the train and validation clips,
+/// which speakers of other languages read (festival's Czech, Finnish,
+/// Italian, Catalan and Russian voices: recorded people, read with their
+/// own letter-to-sound rules, so foreign-sounding speech). The held-out
+/// split keeps English voices only.
 package struct TrainingPlan: Sendable, Equatable {
     /// Share of each role's clips in the held-out split.
     package static let heldOutFraction = 0.15
@@ -50,6 +55,9 @@ package struct TrainingPlan: Sendable, Equatable {
     /// trained only on the phrase before quiet missed most calls followed by
     /// a command (docs/training.md).
     package static let continuationShare = 0.5
+    /// Share of the other-speech clips in the train and validation splits
+    /// said by a voice of another language, when any is installed.
+    package static let otherLanguageSpeechShare = 1.0 / 3
     /// Words of a fortune said as a continuation.
     package static let continuationWords: ClosedRange<Int> = 2...6
     /// Quiet between the phrase and its continuation, in seconds.
@@ -70,16 +78,19 @@ package struct TrainingPlan: Sendable, Equatable {
 
     /// Makes the plan. `voices` are the installed voices (any languages: the
     /// phrase's language is picked out, English is used for fortunes);
+    /// `otherLanguageVoices` read a share of the other speech (none: all
+    /// English);
     /// `soundAlikes` come from `SoundAlikeGenerator` (its `.word` kind is
     /// ignored: words alone are made here); `fortunes` are raw fortune-file
     /// entries. Throws when the language has no voice, or the phrase is empty.
-    package init(phrase: String, language: String, voices: [SynthVoice], soundAlikes: [SoundAlike],
-                fortunes: [String], budget: TrainingBudget, seed: UInt64) throws(TrainingPlanError) {
+    package init(phrase: String, language: String, voices: [SynthVoice], otherLanguageVoices: [SynthVoice] = [],
+                soundAlikes: [SoundAlike], fortunes: [String], budget: TrainingBudget, seed: UInt64) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }
         let own = Array(Set(voices.filter { $0.language == language })).sorted()
         guard !own.isEmpty else { throw .noVoices(language: language) }
         let english = Array(Set(voices.filter { $0.language == "en" })).sorted()
+        let foreign = Array(Set(otherLanguageVoices.filter { $0.language != language && $0.language != "en" })).sorted()
 
         let folded = words.joined(separator: " ")
         self.phrase = folded
@@ -104,11 +115,14 @@ package struct TrainingPlan: Sendable, Equatable {
 
         var clips: [TrainingClip] = []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
-                 text: (inout SeededGenerator) -> String) {
+                 otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
-                let voice = pools.voice(in: split, using: &clipGenerator)
+                var voice = pools.voice(in: split, using: &clipGenerator)
+                if !otherLanguages.isEmpty, split != .heldOut, clipGenerator.unit() < Self.otherLanguageSpeechShare {
+                    voice = clipGenerator.pick(otherLanguages).with(ratePercent: clipGenerator.pick(Self.ratePercents), pitch: nil)
+                }
                 let said = text(&clipGenerator)
                 var augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
                 var continuation = ""
@@ -133,7 +147,7 @@ package struct TrainingPlan: Sendable, Equatable {
             }
         }
         if !fortuneTexts.isEmpty {
-            add(.negative(.otherSpeech), count: budget.otherSpeech, pools: fortunePools) { $0.pick(fortuneTexts) }
+            add(.negative(.otherSpeech), count: budget.otherSpeech, pools: fortunePools, otherLanguages: foreign) { $0.pick(fortuneTexts) }
         }
         for split in Self.splits(count: budget.noiseOnly, using: &generator) {
             var clipGenerator = generator.child()

@@ -53,6 +53,23 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         }
     }
 
+    @Test("speakers of other languages read about a third of the trained-on other speech, none of the held-out split, and never the phrase")
+    func otherLanguagesReadOtherSpeech() throws {
+        let czech = ["czech_dita", "czech_machac"].map { SynthVoice(engine: .festival, name: $0, language: "cs") }
+        let plan = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
+                                    soundAlikes: alikes, fortunes: fortunes, budget: TrainingBudget(positives: 400), seed: 3)
+        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) && $0.split != .heldOut }
+        let foreign = other.filter { $0.voice?.language == "cs" }
+        let share = Double(foreign.count) / Double(other.count)
+        #expect(share > 0.2 && share < 0.45, "share \(share)")
+        #expect(Set(foreign.compactMap { $0.voice?.name }) == ["czech_dita", "czech_machac"])
+        #expect(!plan.clips.contains { $0.voice?.language == "cs" && ($0.role != .negative(.otherSpeech) || $0.split == .heldOut) })
+        // Without other-language voices the plan is what it was.
+        let plain = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
+                                     fortunes: fortunes, budget: TrainingBudget(positives: 400), seed: 3)
+        #expect(!plain.clips.contains { ($0.voice?.language ?? "en") != "en" })
+    }
+
     @Test("every role and split is present, in the budget's counts")
     func everyRolePresent() throws {
         let plan = try plan(positives: 200)

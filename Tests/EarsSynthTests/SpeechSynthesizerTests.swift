@@ -113,6 +113,35 @@ import EarsTraining
         #expect(!catalog.voices.contains { $0.name == "awb_time" || ($0.variant ?? "").lowercased().hasPrefix("whisper") })
     }
 
+    @Test("festival voices of other languages are found under their language, English ones under English")
+    func festivalLanguages() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ears-festvox-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for path in ["czech/czech_dita/festvox", "english/kal_diphone/festvox", "finnish/suopuhe.common", "hindi/hi_nsk/festvox"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + path, withIntermediateDirectories: true)
+        }
+        let found = VoiceCatalog.festivalVoices(root: root).sorted()
+        #expect(found == [SynthVoice(engine: .festival, name: "czech_dita", language: "cs"),
+                          SynthVoice(engine: .festival, name: "kal_diphone", language: "en")].sorted())
+    }
+
+    @Test("babble is made from other speech of the trained-on splits, one clip per speaker")
+    func babbleSources() throws {
+        let voices = ["kal16", "awb"].map { SynthVoice(engine: .flite, name: $0, language: "en") }
+            + [SynthVoice(engine: .festival, name: "kal_diphone", language: "en")]
+        let czech = [SynthVoice(engine: .festival, name: "czech_dita", language: "cs")]
+        let plan = try TrainingPlan(phrase: Self.phrase, language: "en", voices: voices, otherLanguageVoices: czech, soundAlikes: [],
+                                    fortunes: ["The quick brown fox jumps over the lazy dog."],
+                                    budget: TrainingBudget(positives: 200), seed: 5)
+        let sources = CorpusSynthesizer.babbleSourceClips(plan.clips)
+        let speakers = sources.compactMap { $0.voice?.speakerID }
+        #expect(!sources.isEmpty && sources.count <= CorpusSynthesizer.babbleSources)
+        #expect(Set(speakers).count == speakers.count)
+        #expect(sources.allSatisfy { $0.role == .negative(.otherSpeech) && $0.split != .heldOut })
+        #expect(speakers.contains("festival:czech_dita"))
+        #expect(!speakers.contains("festival:kal_diphone"), "festival is held out: its voices are what the figures are about")
+    }
+
     @Test("fortunes are read one by one from the fortune files")
     func fortunes() {
         let fortunes = FortuneReader.fortunes()

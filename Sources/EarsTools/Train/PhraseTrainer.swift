@@ -210,7 +210,8 @@ final class PhraseTrainer {
 
     /// The plan for the installed (and chosen) voices.
     private func makePlan(pronouncer: any Pronouncer) throws(Failure) -> TrainingPlan {
-        var voices = VoiceCatalog().voices(for: settings.language)
+        let catalog = VoiceCatalog()
+        var voices = catalog.voices(for: settings.language)
         if !settings.voices.isEmpty {
             voices = voices.filter { voice in settings.voices.contains { $0 == voice.engineName || voice.id.hasPrefix($0) } }
         }
@@ -226,7 +227,11 @@ final class PhraseTrainer {
         // phrase itself: at most `clipsPerSoundAlike` clips each.
         budget.soundAlikes = min(budget.soundAlikes, max(1, soundAlikes.count) * Self.clipsPerSoundAlike)
         do throws(TrainingPlanError) {
-            return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices, soundAlikes: soundAlikes,
+            // Speakers of other languages read a share of the other speech
+            // unless the voices were chosen by hand (`--voices`).
+            let otherLanguages = settings.voices.isEmpty ? catalog.otherLanguageVoices : []
+            return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
+                                    otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
                                     fortunes: FortuneReader.fortunes(), budget: budget,
                                     seed: settings.seed)
         } catch {
