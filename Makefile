@@ -17,7 +17,7 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
 # Festival's speakers of other languages: real recorded vocal tracts that
 # read part of the training's other speech and its babble (docs/training.md).
 OTHER_LANGUAGE_VOICES := festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
-                festvox-suopuhe-lj festvox-suopuhe-mv festvox-italp16k festvox-itapc16k festvox-ca-ona-hts festvox-ru
+                festvox-suopuhe-lj festvox-suopuhe-mv festvox-italp16k festvox-itapc16k festvox-ca-ona-hts
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -17,13 +17,14 @@ package struct VoiceCatalog: Sendable {
     package static let festivalVoiceRoot = "/usr/share/festival/voices"
     /// Festival language directories and the language their voices speak:
     /// English ones say the phrase; the others (real recorded speakers of
-    /// Czech, Finnish, Italian, Catalan, Russian: Debian's festvox-* packages)
+    /// Czech, Finnish, Italian, Catalan: Debian's festvox-* packages)
     /// only say other speech and make babble (`TrainingPlan.otherLanguageSpeechShare`).
     /// Hindi, Marathi and Telugu voices are left out: they need their own
-    /// scripts and say nothing for Latin text.
+    /// scripts and say nothing for Latin text; so is Russian, whose
+    /// letter-to-sound rules have none for Latin letters.
     package static let festivalLanguageDirectories: [String: String] = [
         "english": "en", "us": "en", "british": "en",
-        "czech": "cs", "finnish": "fi", "italian": "it", "catalan": "ca", "russian": "ru",
+        "czech": "cs", "finnish": "fi", "italian": "it", "catalan": "ca",
     ]
     /// flite voices that cannot say arbitrary text.
     package static let fliteExcluded: Set<String> = ["awb_time"]
@@ -51,10 +52,10 @@ package struct VoiceCatalog: Sendable {
     }
 
     /// Voices of languages ears has no phrases in (festival's Czech,
-    /// Finnish, Italian, Catalan and Russian speakers), sorted: other speech
+    /// Finnish, Italian and Catalan speakers), sorted: other speech
     /// and babble from vocal tracts the English and Korean voices lack.
     package var otherLanguageVoices: [SynthVoice] {
-        voices.filter { $0.language != "en" && $0.language != "ko" }
+        voices.filter { !SynthVoice.phraseLanguages.contains($0.language) }
     }
 
     /// The engines that have at least one voice, in `Engine` order.

@@ -33,6 +33,10 @@ package struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertib
         }
     }
 
+    /// The languages ears hears phrases in; a voice of any other language
+    /// only reads other speech.
+    package static let phraseLanguages: Set<String> = ["en", "ko"]
+
     /// espeak-ng's normal speed, in words per minute (`-s` default).
     package static let espeakNormalWordsPerMinute = 175
     /// espeak-ng's normal pitch (`-p` default, 0…99).
@@ -45,7 +49,7 @@ package struct SynthVoice: Sendable, Hashable, Comparable, CustomStringConvertib
     /// espeak-ng's variant (`m3`, `f2`, `klatt`), appended as `+variant`; nil for the others.
     package var variant: String?
     /// The language spoken: "en" or "ko" (phrases), or another festival
-    /// voice's ("cs", "fi", "it", "ca", "ru": other speech only).
+    /// voice's ("cs", "fi", "it", "ca": other speech only).
     package var language: String
     /// Speaking rate in percent of the engine's normal speed (100 = normal).
     package var ratePercent: Int

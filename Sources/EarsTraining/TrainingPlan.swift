@@ -24,7 +24,7 @@ import EarsPhonetics
 /// Korean phrase too: it is speech that is not the phrase either way), except
 /// a share (`otherLanguageSpeechShare`) of the train and validation clips,
 /// which speakers of other languages read (festival's Czech, Finnish,
-/// Italian, Catalan and Russian voices: recorded people, read with their
+/// Italian and Catalan voices: recorded people, read with their
 /// own letter-to-sound rules, so foreign-sounding speech). The held-out
 /// split keeps English voices only.
 package struct TrainingPlan: Sendable, Equatable {
