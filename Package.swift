@@ -122,6 +122,8 @@ let package = Package(
                     exclude: ["reference_embeddings.py"]),
         // The option parser, the command table and the clients' search for the daemon.
         .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsConfig", "EarsSocket"], path: "Tests/EarsCLITests"),
+        // PocketSphinx on Debian's en-us model: the spotter's lean dictionary.
+        .testTarget(name: "EarsPocketSphinxTests", dependencies: ["EarsPocketSphinx", "EarsCore"], path: "Tests/EarsPocketSphinxTests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),
         // The system-call funnel and the library loader on real pipes and the real dynamic linker.
         .testTarget(name: "EarsSystemTests", dependencies: ["EarsSystem"], path: "Tests/EarsSystemTests"),

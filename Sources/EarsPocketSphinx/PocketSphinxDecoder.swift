@@ -15,13 +15,15 @@ final class PocketSphinxDecoder {
     private let argv: [UnsafeMutablePointer<CChar>?]
 
     /// Loads `model`'s acoustic model and dictionary with `arguments` (flags
-    /// such as `-lm FILE`, `-kws_threshold 1e-30`). Throws `engineFailed`
-    /// naming the refused arguments or the model directory.
-    init(model: PocketSphinxModel, arguments: [String]) throws(TranscriberError) {
+    /// such as `-lm FILE`, `-kws_threshold 1e-30`). With `fullDictionary`
+    /// false the decoder starts with no words at all (about 22 MB less):
+    /// the caller adds the few it needs (`add(word:phones:)`). Throws
+    /// `engineFailed` naming the refused arguments or the model directory.
+    init(model: PocketSphinxModel, arguments: [String], fullDictionary: Bool = true) throws(TranscriberError) {
         // Keep PocketSphinx's chatter (which can include hypotheses) out of
         // every log: nothing it hears may reach a log line.
         err_set_logfp(nil)
-        let all = ["ears", "-hmm", model.acousticModel, "-dict", model.dictionary] + arguments
+        let all = ["ears", "-hmm", model.acousticModel] + (fullDictionary ? ["-dict", model.dictionary] : []) + arguments
         var argv = all.map { strdup($0) }
         guard let config = argv.withUnsafeMutableBufferPointer({ buffer in
             cmd_ln_parse_r(nil, ps_args(), Int32(buffer.count), buffer.baseAddress, 1)
@@ -58,6 +60,12 @@ final class PocketSphinxDecoder {
         guard let found = ps_lookup_word(handle, word) else { return nil }
         defer { free(found) }
         return String(cString: found).split(separator: " ").map(String.init)
+    }
+
+    /// Adds `word` with `phones` (the model's phone set) to the dictionary;
+    /// false when PocketSphinx refuses it (an unknown phone).
+    func add(word: String, phones: [String]) -> Bool {
+        !phones.isEmpty && ps_add_word(handle, word, phones.joined(separator: " "), 0) >= 0
     }
 
     /// Makes sure every word of `text` is in the decoder's dictionary, adding

@@ -23,7 +23,8 @@ package final class PocketSphinxSpotter: Transcriber {
     /// The phrases spotted (folded, as the key list holds them).
     package let phrases: [String]
 
-    private let engine: PocketSphinxDecoder
+    /// The decoder, with only the phrases' words in its dictionary (internal: tests read it).
+    let engine: PocketSphinxDecoder
     private let loadedAdaptation: Adaptation
     private var decoding = false
     private var streamStartSample: Int64 = 0
@@ -60,7 +61,14 @@ package final class PocketSphinxSpotter: Transcriber {
     /// phrase with a word that has none is refused with `engineFailed`.
     package init(model: PocketSphinxModel, phrases: [String], threshold: Double,
                 fallback: (String) -> [String]? = { _ in nil }) throws(TranscriberError) {
-        engine = try PocketSphinxDecoder(model: model, arguments: ["-remove_silence", "no", "-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"])
+        // Only the phrases' words, not the model's whole dictionary: one
+        // spotter per stream, each ~22 MB lighter (`DictionaryExcerpt`).
+        engine = try PocketSphinxDecoder(model: model, arguments: ["-remove_silence", "no", "-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"],
+                                         fullDictionary: false)
+        let excerpt = try DictionaryExcerpt(path: model.dictionary, words: Set(phrases.flatMap(TextNormalizer.words)))
+        for (word, phones) in excerpt.phones.sorted(by: { $0.key < $1.key }) where !engine.add(word: word, phones: phones) {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the dictionary's pronunciation of \"\(word)\" was refused")
+        }
         var folded: [String] = []
         for phrase in phrases {
             let words = TextNormalizer.words(phrase).joined(separator: " ")
