@@ -57,9 +57,9 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
 
         // MARK: edges
-        .target(name: "EarsALSA", dependencies: ["EarsCore", "CALSA"], path: "Sources/EarsALSA"),
+        .target(name: "EarsALSA", dependencies: ["EarsCore", "EarsSystem", "CALSA"], path: "Sources/EarsALSA"),
         .target(name: "EarsFiles", dependencies: ["EarsCore", "EarsSystem", "CSndFile", "CSampleRate"], path: "Sources/EarsFiles"),
-        .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "EarsPhonetics", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
+        .target(name: "EarsPocketSphinx", dependencies: ["EarsCore", "EarsPhonetics", "EarsSystem", "CPocketSphinx"], path: "Sources/EarsPocketSphinx"),
         // Noise suppression in front of the engines (libspeexdsp).
         .target(name: "EarsSpeex", dependencies: ["EarsCore", "CSpeexDSP"], path: "Sources/EarsSpeex"),
         // The one system-call funnel (EINTR retried, errno with its sentence,

@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import CALSA
+import EarsSystem
 import EarsCore
 
 /// An ALSA capture device as an `AudioSource`: 16 kHz mono S16 in 100 ms chunks.
@@ -280,12 +281,6 @@ package final class AlsaMicrophone: AudioSource {
 
     /// Sleeps for `seconds`, resuming after signals so the full time passes.
     private static func sleep(seconds: Double) {
-        guard seconds > 0 else { return }
-        let whole = seconds.rounded(.down)
-        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR {
-            request = remaining
-        }
+        SystemCall.sleep(seconds: seconds)
     }
 }

@@ -10,6 +10,7 @@
 import Glibc
 #endif
 import CSndFile
+import EarsSystem
 import EarsCore
 
 /// What a sound file holds, as libsndfile reports it before any conversion.
@@ -235,9 +236,5 @@ private func monotonicNanos() -> UInt64 {
 
 /// Sleeps for `nanos` nanoseconds, resuming after signals so the full time passes.
 private func sleepNanos(_ nanos: UInt64) {
-    var request = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) == -1 && errno == EINTR {
-        request = remaining
-    }
+    SystemCall.sleep(seconds: Double(nanos) / 1e9)
 }

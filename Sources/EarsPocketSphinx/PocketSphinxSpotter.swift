@@ -2,6 +2,7 @@ import CPocketSphinx
 import EarsCore
 import Foundation
 import EarsPhonetics
+import EarsSystem
 
 /// Acoustic keyphrase spotting with PocketSphinx's keyphrase search: each
 /// phrase's triphone HMMs are matched against a free phone loop on every
@@ -101,17 +102,11 @@ package final class PocketSphinxSpotter: Transcriber {
             throw .engineFailed(engine: "pocketsphinx", detail: "no pipe for the keyphrase list (errno \(errno))")
         }
         defer { close(ends[0]) }
-        let bytes = Array(list.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let result = bytes[sent...].withUnsafeBufferPointer { write(ends[1], $0.baseAddress, $0.count) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { break }
-            sent += result
-        }
-        close(ends[1])
-        guard sent == bytes.count else {
-            throw .engineFailed(engine: "pocketsphinx", detail: "the keyphrase list could not be handed over (errno \(errno))")
+        do throws(SystemCallError) {
+            defer { close(ends[1]) }
+            try SystemCall.writeAll(Array(list.utf8), to: ends[1], path: "the keyphrase pipe")
+        } catch {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the keyphrase list could not be handed over (\(error.reason))")
         }
         try engine.call("ps_set_kws") { ps_set_kws($0, "wake", "/dev/fd/\(ends[0])") }
         try engine.call("ps_set_search") { ps_set_search($0, "wake") }

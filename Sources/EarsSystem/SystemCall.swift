@@ -83,4 +83,14 @@ package enum SystemCall {
         buffer.removeSubrange(try got.get()...)
         return buffer
     }
+
+    /// Sleeps `seconds` in full: a signal wakes `nanosleep` early with the
+    /// time left, which is slept again. Zero or less returns at once.
+    package static func sleep(seconds: Double) {
+        guard seconds > 0, seconds.isFinite else { return }
+        let whole = seconds.rounded(.down)
+        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+    }
 }

@@ -27,6 +27,27 @@ import Testing
         #expect(received.withLock { $0 } == message)
     }
 
+    @Test("sleep sleeps in full though a signal interrupts it")
+    func sleepThroughSignal() {
+        // A handler without SA_RESTART: the signal makes nanosleep return EINTR early.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        var previous = sigaction()
+        sigaction(SIGUSR2, &action, &previous)
+        defer { sigaction(SIGUSR2, &previous, nil) }
+        let sleeper = pthread_self()
+        let signaller = Thread {
+            Thread.sleep(forTimeInterval: 0.05)
+            pthread_kill(sleeper, SIGUSR2)
+        }
+        let started = ContinuousClock.now
+        signaller.start()
+        SystemCall.sleep(seconds: 0.3)
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+    }
+
     @Test("a write to a pipe nobody reads fails with EPIPE, named with the call and the path")
     func brokenPipe() throws {
         signal(SIGPIPE, SIG_IGN)

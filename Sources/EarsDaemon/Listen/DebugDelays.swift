@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import EarsSystem
 #endif
 
 /// Deliberate slowness for tests and diagnostics, read once at start from
@@ -51,10 +52,6 @@ struct DebugDelays: Sendable, Equatable {
     /// Sleeps `seconds` whole, signals or not: a stand-in for work that
     /// checks nothing while it runs.
     static func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
-        let whole = seconds.rounded(.down)
-        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+        SystemCall.sleep(seconds: seconds)
     }
 }
