@@ -36,13 +36,22 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parent.parent
 from docblock import replace_block  # noqa: E402
 from wyomingbench import corpus as wyoming_corpus  # noqa: E402
-from wyomingbench.phases import ArenaRun, EngineRun, measure_arena_round, measure_engine  # noqa: E402
+from wyomingbench.phases import ArenaRun, EngineRun, measure_arena_round, measure_engine, settled_rss  # noqa: E402
 from wyomingbench.report import Report  # noqa: E402
 from wyomingbench.servers import start_ears, start_openwakeword  # noqa: E402
 
-DEFAULTS = {"calls": 20, "negative_minutes": 5.0, "streams": 4, "arena_streams": "4,8", "jobs": 2}
+DEFAULTS = {"calls": 20, "negative_minutes": 5.0, "streams": 4, "arena_streams": "4,8", "jobs": 2, "models_dir": None}
+# Where `make bench-wake-quick` keeps the trained "hey jarvis" models, newest first.
+TRAINED_GLOB = "bench/out/trained/hey-jarvis-*/hey-jarvis.wakemodel"
+
+
+def newest_trained_models() -> Path | None:
+    """The directory of the newest trained "hey jarvis" model the wake bench left, or None."""
+    found = sorted(Path(ROOT).glob(TRAINED_GLOB), key=lambda path: path.stat().st_mtime, reverse=True)
+    return found[0].parent if found else None
 
 
 def parse_arguments() -> argparse.Namespace:
@@ -55,6 +64,9 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--arena-streams", default=DEFAULTS["arena_streams"],
                         help="comma-separated concurrent stream counts for the memory phase")
     parser.add_argument("--jobs", type=int, default=DEFAULTS["jobs"], help="clips synthesized at once")
+    parser.add_argument("--models-dir", type=Path, default=DEFAULTS["models_dir"],
+                        help="a directory with a trained hey-jarvis.wakemodel for the idle-with-a-model figure "
+                             f"(default: the newest of {TRAINED_GLOB})")
     parser.add_argument("--doc", type=Path, help="write the figures into this markdown file (its wyoming-bench markers)")
     return parser.parse_args()
 
@@ -98,7 +110,17 @@ def main() -> int:
                 finally:
                     server.stop()
                 print(f"{run.name}, {streams} streams: done ({time.monotonic() - started:.0f} s)", flush=True)
-    report = Report(engines, arenas, calls, negatives, arguments.streams, time.monotonic() - started)
+        trained = arguments.models_dir or newest_trained_models()
+        trained_idle = None
+        if trained is not None:
+            server = start_ears(arguments.ears, scratch, "trained", arguments.streams, {}, models_dir=trained)
+            try:
+                trained_idle = settled_rss(server)
+            finally:
+                server.stop()
+            print(f"ears with the model in {trained}: done ({time.monotonic() - started:.0f} s)", flush=True)
+    report = Report(engines, arenas, calls, negatives, arguments.streams, time.monotonic() - started,
+                    trained_idle_rss_megabytes=trained_idle, trained_models=str(trained) if trained else None)
     lines = report.lines(command_line(arguments))
     print("\n".join(lines))
     if arguments.doc:

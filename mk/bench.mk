@@ -78,7 +78,8 @@ bench-hostile: release
 
 ## bench-wyoming: ears as a Wyoming wake service beside wyoming-openwakeword 1.8.2 on the
 ## same synthesized audio (calls heard, false detections, latency, CPU, RSS with 1 and 4
-## streams, RSS after streams with and without MALLOC_ARENA_MAX=2); about 15 minutes.
+## streams, RSS after streams with and without MALLOC_ARENA_MAX=2, idle RSS with the newest
+## trained "hey jarvis" model bench-wake-quick left, each memory target met or missed); about 15 minutes.
 ## Writes docs/operations.md; BENCH_WYOMING_ARGS scales it, e.g. '--calls 60 --negative-minutes 20'.
 BENCH_WYOMING_ARGS ?=
 bench-wyoming: release

@@ -1,3 +1,3 @@
 """ears as a Wyoming wake service beside wyoming-openwakeword (make bench-wyoming):
-the corpus, the servers, one timed session, the phases and the report, by role;
+the corpus, the servers, one timed session, the phases, the report and the memory targets, by role;
 bench/wyoming_bench.py runs them."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .corpus import NOISE_SNR_DB, PHRASE, Clip
 from .phases import ArenaRun, EngineRun, percentile
+from .targets import memory_rows
 
 # docs/performance.md: PocketSphinx on continuous speech, CPU s per audio s.
 SPEECH_CPU_TARGET = 0.20
@@ -34,10 +35,17 @@ class Report:
     negatives: list[Clip]
     streams: int
     wall_seconds: float
+    trained_idle_rss_megabytes: float | None = None
+    trained_models: str | None = None
 
     def lines(self, command: str) -> list[str]:
         return [*self._header(command), "", *self._engine_table(), "", *self._engine_notes(), "",
-                *self._arena_table(), "", *self._arena_verdict()]
+                *self._arena_table(), "", *self._arena_verdict(), "", *self._memory_targets()]
+
+    def _memory_targets(self) -> list[str]:
+        """Issue 21's memory targets against this run's figures (`targets.memory_rows`)."""
+        peaks = {r.streams: r.phase.peak_rss_megabytes for r in (self.arenas[0].rounds if self.arenas else [])}
+        return memory_rows(PHRASE, self.trained_idle_rss_megabytes, self.trained_models, peaks)
 
     def _header(self, command: str) -> list[str]:
         when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -70,16 +70,22 @@ def _wait_for_listener(port: int, process: subprocess.Popen[bytes], what: str) -
     raise RuntimeError(f"{what} never listened on 127.0.0.1:{port}")
 
 
-def start_ears(ears: str, scratch: Path, name: str, max_streams: int, environment: dict[str, str]) -> Server:
-    """`ears listen --uri tcp://127.0.0.1:P` (extra `environment`, e.g. MALLOC_ARENA_MAX)."""
+def start_ears(ears: str, scratch: Path, name: str, max_streams: int, environment: dict[str, str],
+               models_dir: Path | None = None) -> Server:
+    """`ears listen --uri tcp://127.0.0.1:P` (extra `environment`, e.g. MALLOC_ARENA_MAX), with the
+    trained models in `models_dir` when given (else the acoustic route: no models directory)."""
     port = free_port()
     directory = scratch / name
     directory.mkdir()
     config = directory / "ears.conf"
     config.write_text(f"[wake]\nphrase = hey jarvis\n[wyoming]\nzeroconf = off\nmax_streams = {max_streams}\n")
     uri = f"tcp://127.0.0.1:{port}"
+    if models_dir is None:
+        models_dir = directory / "no-models"  # empty: a model elsewhere on the machine is not picked up
+        models_dir.mkdir()
+    models = ["--models-dir", str(models_dir)]
     process = subprocess.Popen([ears, "listen", "--auto-train", "off", "--config", str(config), "--uri", uri, "--device", "nosuch",
-                                "--runtime-dir", str(directory / "run")],
+                                "--runtime-dir", str(directory / "run"), *models],
                                env={**os.environ, "ALSA_CONFIG_PATH": "/dev/null", **environment},
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _wait_for_listener(port, process, "ears listen")
