@@ -11,34 +11,45 @@ package enum ConfigFlags {
     /// What the clients of a running daemon (`status`, `tap`, `follow`) take:
     /// where to find it.
     package static let client: [FlagSpec] = [
-        FlagSpec("--config", "PATH", "configuration file (default /etc/ears/ears.conf); its runtime_directory is searched"),
-        FlagSpec("--runtime-dir", "DIR", "look for the daemon's sockets only here"),
+        FlagSpec("--config", "PATH", "configuration file (default /etc/ears/ears.conf); its runtime_directory is searched", group: .input),
+        FlagSpec("--runtime-dir", "DIR", "look for the daemon's sockets only here", group: .input),
     ]
 
-    /// Every override, for the commands that hear, train or check.
+    /// Every override, grouped, for the commands that run the whole daemon
+    /// or check its configuration (`listen`, `check-config`).
     package static let all: [FlagSpec] = [
-        FlagSpec("--config", "PATH", "configuration file (default /etc/ears/ears.conf)"),
-        FlagSpec("--device", "NAME", "ALSA capture device (default: default)"),
-        FlagSpec("--engine", "NAME", EngineKind.allCases.map(\.rawValue).joined(separator: " or ")),
-        FlagSpec("--model", "DIR", "engine model directory"),
-        FlagSpec("--phrase", "TEXT", "wake phrase; repeat for several (replaces configured ones)"),
-        FlagSpec("--threshold", "X", "match score needed, \(ConfigParser.words(ConfigParser.phraseThresholdRange))"),
-        FlagSpec("--phrase-boost", "W", "PocketSphinx language-model boost for the phrases (0 = off)"),
-        FlagSpec("--speech-gate", "on|off", "keep silence and steady noise from the transcriber"),
-        FlagSpec("--matching", "phonetic|letters", "compare the phrase by sound (default) or by letters"),
-        FlagSpec("--runtime-dir", "DIR", "where status.sock and listen.sock live"),
-        FlagSpec("--noise-suppression", "on|off", "denoise what the engines hear (raw audio is kept)"),
-        FlagSpec("--spotter", "keyphrase|transcript", "PocketSphinx keyphrase search (default) or transcription"),
-        FlagSpec("--spotter-threshold", "X", "keyphrase threshold (default 1e-30)"),
-        FlagSpec("--verifier", "on|off", "rescore each candidate on its own audio (default on)"),
-        FlagSpec("--verifier-threshold", "X", "calibrated score a candidate needs"),
-        FlagSpec("--trained-models", "on|off", "hear phrases with their ears train models (default on)"),
-        FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)"),
-        FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)"),
-        FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)"),
-        FlagSpec("--trained-denoise", "on|off", "trained models hear denoised audio (default off: as captured)"),
-        FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)"),
+        FlagSpec("--config", "PATH", "configuration file (default /etc/ears/ears.conf)", group: .input),
+        FlagSpec("--device", "NAME", "ALSA capture device (default: default)", group: .input),
+        FlagSpec("--runtime-dir", "DIR", "where status.sock and listen.sock live", group: .input),
+        FlagSpec("--phrase", "TEXT", "wake phrase; repeat for several (replaces configured ones)", group: .phrases),
+        FlagSpec("--threshold", "X", "match score needed, \(ConfigParser.words(ConfigParser.phraseThresholdRange))", group: .phrases),
+        FlagSpec("--matching", "phonetic|letters", "compare the phrase by sound (default) or by letters", group: .phrases),
+        FlagSpec("--engine", "NAME", EngineKind.allCases.map(\.rawValue).joined(separator: " or "), group: .acoustic),
+        FlagSpec("--model", "DIR", "engine model directory", group: .acoustic),
+        FlagSpec("--phrase-boost", "W", "PocketSphinx language-model boost for the phrases (0 = off)", group: .acoustic),
+        FlagSpec("--speech-gate", "on|off", "keep silence and steady noise from the transcriber", group: .acoustic),
+        FlagSpec("--noise-suppression", "on|off", "denoise what the engines hear (raw audio is kept)", group: .acoustic),
+        FlagSpec("--spotter", "keyphrase|transcript", "PocketSphinx keyphrase search (default) or transcription", group: .acoustic),
+        FlagSpec("--spotter-threshold", "X", "keyphrase threshold (default 1e-30)", group: .acoustic),
+        FlagSpec("--verifier", "on|off", "rescore each candidate on its own audio (default on)", group: .acoustic),
+        FlagSpec("--verifier-threshold", "X", "calibrated score a candidate needs", group: .acoustic),
+        FlagSpec("--trained-models", "on|off", "hear phrases with their ears train models (default on)", group: .trained),
+        FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)", group: .trained),
+        FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)", group: .trained),
+        FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)", group: .trained),
+        FlagSpec("--trained-denoise", "on|off", "trained models hear denoised audio (default off: as captured)", group: .trained),
+        FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
     ]
+
+    /// What the offline tools that hear files take (`scan`, `tune`): every
+    /// override but the microphone, the sockets and background training,
+    /// which they never use.
+    package static let hearing: [FlagSpec] = all.filter { !["--device", "--runtime-dir", "--auto-train"].contains($0.name) }
+
+    /// The overrides named, in `all`'s order (for a command that uses only a few).
+    package static func only(_ names: Set<String>) -> [FlagSpec] {
+        all.filter { names.contains($0.name) }
+    }
 
     /// The configuration key whose range a number flag shares.
     static let rangeKeys: [String: String] = [

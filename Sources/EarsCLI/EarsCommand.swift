@@ -11,8 +11,11 @@ package protocol EarsCommand {
     static var operands: String { get }
     /// What the command does, a few lines for `--help`.
     static var summary: String { get }
-    /// The command's own flags, then the configuration overrides it takes.
+    /// The command's own flags, then the configuration overrides it takes
+    /// (only those it uses: a flag that would change nothing is refused).
     static var flags: [FlagSpec] { get }
+    /// One or two command lines a person would type, for `--help`.
+    static var examples: [String] { get }
 
     /// The command with its flags and operands read; throws a one-line
     /// `UsageError` for a bad value or a missing operand.
@@ -29,11 +32,12 @@ extension EarsCommand {
     /// The parser for this command's flags.
     package static var parser: OptionParser { OptionParser(command: name, flags: flags) }
 
-    /// `ears scan --help`: usage line, summary, then every flag.
+    /// `ears scan --help`: usage line, summary, the flags by group, then examples.
     package static var help: String {
         let usage = "usage: ears \(name)" + (flags.isEmpty ? "" : " [options]") + (operands.isEmpty ? "" : " \(operands)")
         var lines = [usage, "", summary]
-        if !flags.isEmpty { lines += ["", "options:"] + parser.helpLines() }
+        if !flags.isEmpty { lines += [""] + parser.helpLines() }
+        if !examples.isEmpty { lines += ["", "examples:"] + examples.map { "  " + $0 } }
         return lines.joined(separator: "\n")
     }
 

@@ -17,43 +17,28 @@ package enum EarsMain {
     /// The usage text for `ears --help` (each command's own is `ears <command> --help`).
     static let usage = """
     usage: ears <command> [options]
-    Run `ears <command> --help` for one command's options.
 
     commands:
-      listen [--input FILE] [--verbose]  listen on the microphone (or a file at real time); --verbose adds debug lines
-      scan FILE... [--json] [--candidates] [--verbose]  run the ear over files as fast as possible (- = stdin)
-      tune FILE... [--negative FILE]... [--plot PNG] [--show-text] [--json]  best scores, a threshold sweep and a suggestion
-      status [--json]              print the running daemon's meters (a table; JSON with --json or in a pipe)
-      tap                          start a capture in the running daemon as if called
-      follow [--wav]               print the events on listen.sock (--wav: captures as WAV on stdout)
-      soundalikes PHRASE [--json] [--count N]  print texts that sound like PHRASE but are not it
-      train PHRASE [--minutes N] [--voices LIST] [--seed N] [--language en|ko]  build PHRASE's neural model from synthesized speech
-      check-config                 read the configuration and report problems
-      model status [--json]        which engines' models are installed, and how to install them
-      --version                    print the version
+      listen         listen on the microphone (or a file at real time); the daemon
+      scan FILE...   run the ear over files as fast as possible (- = stdin)
+      tune FILE...   best scores, a threshold sweep and a suggested threshold
+      status         the running daemon's meters (a table; JSON with --json or in a pipe)
+      tap            start a capture in the running daemon as if called
+      follow         print the events on listen.sock (--wav: captures as WAV on stdout)
+      soundalikes PHRASE  texts that sound like PHRASE but are not it
+      train PHRASE   build PHRASE's neural model from synthesized speech
+      check-config   read the configuration and report every problem
+      model status   which engines' models are installed, and how to install them
+      help COMMAND   one command's options and examples (the same as ears COMMAND --help)
+      --version      print the version
 
-    options (override ears.conf):
-      --config PATH      configuration file (default /etc/ears/ears.conf)
-      --device NAME      ALSA capture device (default: default)
-      --engine NAME      pocketsphinx or vosk
-      --model DIR        engine model directory
-      --phrase TEXT      wake phrase; repeat for several (replaces configured ones)
-      --threshold X      match score needed, 0.05 to 1
-      --phrase-boost W   PocketSphinx language-model boost for the phrases (0 = off)
-      --speech-gate on|off  keep silence and steady noise from the transcriber
-      --matching phonetic|letters  compare the phrase by sound (default) or by letters
-      --runtime-dir DIR  where status.sock lives (status, tap, follow: look only there)
-      --noise-suppression on|off  denoise what the engines hear (raw audio is kept)
-      --spotter keyphrase|transcript  PocketSphinx keyphrase search (default) or transcription
-      --spotter-threshold X  keyphrase threshold, 1e-80 to 1 (default 1e-30)
-      --verifier on|off  rescore each candidate on its own audio (default on)
-      --verifier-threshold X  calibrated score a candidate needs, 0.01 to 0.99
-      --trained-models on|off  hear phrases with their ears train models (default on)
-      --models-dir DIR   where trained models live (default: the state directory)
-      --trained-threshold X  score a trained model needs, 0.01 to 0.99 (default: the model's own)
-      --trained-contest on|off  refuse a trained wake a sound-alike explains better (default off)
-      --trained-denoise on|off  trained models hear denoised audio (default off: as captured)
-      --auto-train on|off  train a model in the background for each phrase without one (default on)
+    Each command takes only the options it uses; `ears help COMMAND` lists them.
+    Most override a key of ears.conf for one run (docs/configuration.md).
+
+    examples:
+      ears listen --phrase "hey cordelia"
+      ears scan --phrase "hey cordelia" call.wav
+      ears help scan
     """
 
     /// Runs `ears` with `arguments` (without the program name) and returns the exit status.
@@ -75,6 +60,11 @@ package enum EarsMain {
             return EarsProgram.ExitCode.success
         default:
             break
+        }
+        if first == "model", arguments.count >= 2, ["--help", "-h"].contains(arguments[1]) {
+            // `model` has one subcommand: its help is the group's help.
+            say(ModelStatusCommandLine.help)
+            return EarsProgram.ExitCode.success
         }
         guard let command = commands.first(where: { arguments.starts(with: $0.words) }) else {
             EarsProgram.printError(unknownCommand(arguments[0]))
@@ -101,7 +91,7 @@ package enum EarsMain {
     /// The sentence for a first word that names no command.
     static func unknownCommand(_ word: String) -> String {
         if word == "model" { return "ears model: the only subcommand is 'status' (ears model status [--json])" }
-        let names = commands.map { $0.name } + ["--version", "--help"]
+        let names = commands.map { $0.name } + ["help", "--version", "--help"]
         return "ears: unknown command '\(word)'; allowed: \(names.joined(separator: ", "))"
     }
 

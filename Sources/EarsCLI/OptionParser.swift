@@ -1,24 +1,42 @@
 /// One flag a command takes, for parsing and for its `--help`.
 package struct FlagSpec: Sendable, Equatable {
+    /// The heading a flag is listed under in `--help`, in this order.
+    package enum Group: String, Sendable, CaseIterable {
+        /// The command's own flags.
+        case command = "options"
+        /// Where the configuration, the microphone and the sockets are.
+        case input = "configuration and input"
+        /// Which phrases, and how close a match must be.
+        case phrases = "phrases"
+        /// The acoustic route: engine, spotter, verifier, noise suppression.
+        case acoustic = "acoustic route (overrides ears.conf)"
+        /// Models from `ears train`.
+        case trained = "trained models (overrides ears.conf)"
+    }
+
     /// The flag as typed, with its dashes: `--json`.
     package let name: String
     /// The value's placeholder in help (`N`, `DIR`); nil for a flag that takes no value.
     package let value: String?
     /// One line for `--help`.
     package let help: String
+    /// The heading it is listed under.
+    package let group: Group
 
     /// A flag that takes a value, shown in help as `value` (`--count N`).
-    package init(_ name: String, _ value: String, _ help: String) {
+    package init(_ name: String, _ value: String, _ help: String, group: Group = .command) {
         self.name = name
         self.value = value
         self.help = help
+        self.group = group
     }
 
     /// A flag that takes no value (`--json`).
-    package init(_ name: String, _ help: String) {
+    package init(_ name: String, _ help: String, group: Group = .command) {
         self.name = name
         self.value = nil
         self.help = help
+        self.group = group
     }
 
     /// `--count N` or `--json`, as help shows it.
@@ -130,11 +148,20 @@ package struct OptionParser: Sendable {
         return parsed
     }
 
-    /// The flags as `--help` lists them: one line each, aligned.
+    /// The flags as `--help` lists them: under a heading per group (in
+    /// `FlagSpec.Group` order), one line each, aligned across groups.
     package func helpLines() -> [String] {
         let width = flags.map(\.usage.count).max() ?? 0
-        return flags.map { spec in
-            "  " + spec.usage + String(repeating: " ", count: width - spec.usage.count + 2) + spec.help
+        var lines: [String] = []
+        for group in FlagSpec.Group.allCases {
+            let members = flags.filter { $0.group == group }
+            guard !members.isEmpty else { continue }
+            if !lines.isEmpty { lines.append("") }
+            lines.append(group.rawValue + ":")
+            lines += members.map { spec in
+                "  " + spec.usage + String(repeating: " ", count: width - spec.usage.count + 2) + spec.help
+            }
         }
+        return lines
     }
 }

@@ -61,13 +61,17 @@ import EarsConfig
         #expect(!parsed.has("--json") && !parsed.helpRequested)
     }
 
-    @Test("help lists every flag with its placeholder, aligned")
+    @Test("help lists every flag with its placeholder under its group's heading, aligned across groups")
     func helpLines() {
         let lines = parser.helpLines()
-        #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("  --count N"))
-        let columns = Set(zip(lines, parser.flags).map { line, spec in line.range(of: spec.help)!.lowerBound.utf16Offset(in: line) })
+        #expect(lines.count == 4)
+        #expect(lines[0] == "options:" && lines[2].hasPrefix("  --count N"))
+        let flagLines = lines.filter { $0.hasPrefix("  ") }
+        let columns = Set(zip(flagLines, parser.flags).map { line, spec in line.range(of: spec.help)!.lowerBound.utf16Offset(in: line) })
         #expect(columns.count == 1)
+        let grouped = OptionParser(command: "scan", flags: [FlagSpec("--config", "PATH", "a file", group: .input),
+                                                            FlagSpec("--json", "JSON")]).helpLines()
+        #expect(grouped == ["options:", "  --json         JSON", "", "configuration and input:", "  --config PATH  a file"])
     }
 }
 
@@ -111,6 +115,66 @@ import EarsConfig
             #expect(EarsMain.run(command.words + ["--help"]) == 0, "\(command.name)")
             #expect(EarsMain.run(command.words + ["--no-such-flag"]) == 64, "\(command.name)")
         }
+    }
+
+    @Test("ears --help, ears help COMMAND and ears model --help show help and exit 0; the top-level help lists help")
+    func helpEverywhere() {
+        #expect(EarsMain.run(["--help"]) == 0)
+        #expect(EarsMain.usage.contains("help COMMAND"))
+        #expect(EarsMain.run(["model", "--help"]) == 0)
+        #expect(EarsMain.run(["help", "model"]) == 0)
+        for command in EarsMain.commands {
+            #expect(EarsMain.run(["help"] + command.words) == 0, "\(command.name)")
+        }
+    }
+
+    @Test("no command takes a flag it would ignore: the offline tools have no microphone, sockets or background training")
+    func onlyFlagsThatMatter() {
+        func takes(_ command: any EarsCommand.Type, _ flag: String) -> Bool { command.flags.contains { $0.name == flag } }
+        for tool in [ScanCommandLine.self, TuneCommandLine.self, SoundAlikesCommandLine.self, TrainCommandLine.self] as [any EarsCommand.Type] {
+            for flag in ["--device", "--runtime-dir", "--auto-train"] {
+                #expect(!takes(tool, flag), "ears \(tool.name) lists \(flag)")
+            }
+        }
+        for flag in ["--spotter-threshold", "--verifier", "--phrase", "--trained-threshold"] {
+            #expect(!takes(TrainCommandLine.self, flag) && !takes(SoundAlikesCommandLine.self, flag), "\(flag)")
+        }
+        #expect(takes(ListenCommandLine.self, "--device") && takes(ListenCommandLine.self, "--auto-train"))
+        #expect(takes(ScanCommandLine.self, "--verifier-threshold") && takes(TrainCommandLine.self, "--models-dir"))
+        #expect(EarsMain.run(["soundalikes", "hey cordelia", "--device", "hw:7"]) == 64)
+    }
+
+    @Test("every command's help has examples, and each example parses with the command's own flags")
+    func examplesParse() throws {
+        for command in EarsMain.commands {
+            #expect(!command.examples.isEmpty, "ears \(command.name) has no example")
+            #expect(command.help.contains("examples:"))
+            for example in command.examples {
+                // The part from `ears` to a pipe or a redirection, split as a shell would split plain words and quotes.
+                let words = Self.shellWords(example)
+                let start = try #require(words.firstIndex(of: "ears"), "\(example)")
+                let end = words[start...].firstIndex { $0 == "|" || $0 == ">" } ?? words.endIndex
+                let typed = Array(words[(start + 1)..<end])
+                #expect(Array(typed.prefix(command.words.count)) == command.words, "\(example)")
+                #expect(throws: Never.self, "\(example)") { _ = try command.parser.parse(Array(typed.dropFirst(command.words.count))) }
+            }
+        }
+    }
+
+    /// Words of a command line: spaces split, double quotes group.
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = [], current = "", quoted = false, started = false
+        for character in line {
+            if character == "\"" { quoted.toggle(); started = true; continue }
+            if character == " " && !quoted {
+                if started { words.append(current) }
+                current = ""; started = false
+                continue
+            }
+            current.append(character); started = true
+        }
+        if started { words.append(current) }
+        return words
     }
 
     @Test("a client command does not take engine flags")

@@ -12,6 +12,7 @@ struct CheckConfigCommandLine: EarsCommand {
     would (device, directories, hooks, groups), and say what is wrong with file:line.
     """
     static let flags = ConfigFlags.all
+    static let examples = ["ears check-config", "ears check-config --config ./ears.conf --device hw:1"]
 
     /// The flags read.
     let overrides: ConfigOverrides

@@ -12,6 +12,7 @@ struct FollowCommandLine: EarsCommand {
     Finds the daemon as ears status does.
     """
     static let flags = [FlagSpec("--wav", "captures as WAV files on stdout instead of event lines")] + ConfigFlags.client
+    static let examples = ["ears follow", "ears follow --wav > capture.wav"]
 
     /// Where to look.
     let overrides: ConfigOverrides

@@ -17,6 +17,7 @@ struct ListenCommandLine: EarsCommand {
         FlagSpec("--verbose", "debug lines too (timings, decisions, connections; never transcript text)"),
         FlagSpec("--uri", "URI", "serve Wyoming wake streams on tcp://HOST:PORT or unix:///PATH (repeatable; replaces [wyoming] uri)"),
     ] + ConfigFlags.all
+    static let examples = ["ears listen --phrase \"hey cordelia\"", "ears listen --input call.wav --verbose"]
 
     /// The flags read.
     let options: ListenOptions

@@ -11,7 +11,8 @@ struct ModelStatusCommandLine: EarsCommand {
     Say which engines' models and which phrases' trained models are installed, and
     how to install what is missing.
     """
-    static let flags = [FlagSpec("--json", "one JSON object instead of text")] + ConfigFlags.all
+    static let flags = [FlagSpec("--json", "one JSON object instead of text")] + ConfigFlags.only(["--config", "--phrase", "--engine", "--model", "--trained-models", "--models-dir"])
+    static let examples = ["ears model status", "ears model status --json"]
 
     /// The flags read.
     let overrides: ConfigOverrides

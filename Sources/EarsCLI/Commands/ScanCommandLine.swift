@@ -16,7 +16,8 @@ struct ScanCommandLine: EarsCommand {
         FlagSpec("--json", "one JSON line per wake and a summary line"),
         FlagSpec("--candidates", "also one JSON line per verified candidate (implies --json)"),
         FlagSpec("--verbose", "debug lines on stderr (engine load timings, per-file progress)"),
-    ] + ConfigFlags.all
+    ] + ConfigFlags.hearing
+    static let examples = ["ears scan --phrase \"hey cordelia\" call.wav", "sox talk.mp3 -t wav -r 16000 -c 1 -b 16 - | ears scan --json -"]
 
     /// The flags and files read.
     let options: ScanOptions

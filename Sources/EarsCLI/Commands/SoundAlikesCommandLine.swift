@@ -17,7 +17,8 @@ struct SoundAlikesCommandLine: EarsCommand {
     static let flags = [
         FlagSpec("--json", "one JSON object a line (text, phones, cost, kind)"),
         FlagSpec("--count", "N", "at most N neighbours, 0 to \(maximumCount) (default \(SoundAlikeGenerator.defaultCount))"),
-    ] + ConfigFlags.all
+    ] + ConfigFlags.only(["--config", "--engine", "--model"])
+    static let examples = ["ears soundalikes \"hey cordelia\" --count 20"]
 
     /// The phrase and flags read.
     let options: SoundAlikesOptions

@@ -15,6 +15,7 @@ struct StatusCommandLine: EarsCommand {
     /tmp/ears-<uid>, and takes the first daemon that answers.
     """
     static let flags = [FlagSpec("--json", "the report as JSON even on a terminal")] + ConfigFlags.client
+    static let examples = ["ears status", "ears status --json"]
 
     /// Where to look.
     let overrides: ConfigOverrides

@@ -10,6 +10,7 @@ struct TapCommandLine: EarsCommand {
     to test what consumes captures. Finds the daemon as ears status does.
     """
     static let flags = ConfigFlags.client
+    static let examples = ["ears tap"]
 
     /// Where to look.
     let overrides: ConfigOverrides

@@ -25,7 +25,8 @@ struct TrainCommandLine: EarsCommand {
         FlagSpec("--use-anyway", "use the model even if the acoustic route hears more of the held-out calls (default: keep it aside, exit 3; the comparison is still shown)"),
         FlagSpec("--idle", "run at idle priority (SCHED_IDLE, nice 19), as the daemon's background training does"),
         FlagSpec("--progress", "bar|lines", "progress on stderr: a bar or plain lines (default, by terminal), or lines of 'progress FRACTION SECONDS_LEFT' for a program"),
-    ] + ConfigFlags.all
+    ] + ConfigFlags.only(["--config", "--model", "--models-dir"])
+    static let examples = ["ears train \"hey cordelia\"", "ears train \"코델리아 피파\" --language ko --minutes 5"]
 
     /// The phrase and flags read.
     let options: TrainOptions

@@ -20,7 +20,8 @@ struct TuneCommandLine: EarsCommand {
         FlagSpec("--plot", "PNG", "draw each file's scores over time with the threshold (gnuplot)"),
         FlagSpec("--show-text", "also print what the engine heard in each file (your own recordings only)"),
         FlagSpec("--json", "JSON lines instead of a table"),
-    ] + ConfigFlags.all
+    ] + ConfigFlags.hearing
+    static let examples = ["ears tune --phrase \"hey cordelia\" calls/*.wav --negative chatter.wav --plot tune.png"]
 
     /// The flags and files read.
     let options: TuneOptions
