@@ -103,7 +103,7 @@ let package = Package(
                 dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsALSA", "EarsFiles", "EarsSocket", "EarsStatus", "EarsWyoming", "EarsSystemd", "EarsAvahi"],
                 path: "Sources/EarsDaemon"),
         // The command line: each command's flags, help and run; the clients of the running daemon.
-        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsSystem", "EarsEngines", "EarsTools", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
+        .target(name: "EarsCLI", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsSystem", "EarsALSA", "EarsEngines", "EarsTools", "EarsDaemon", "EarsSocket", "EarsWyoming", "EarsONNX", "EarsPocketSphinx", "EarsVosk"], path: "Sources/EarsCLI"),
         .executableTarget(name: "ears", dependencies: ["EarsCLI"], path: "Sources/ears"),
         // CPU per audio second of the ONNX front end (bench/frontend-timing/main.swift).
         .executableTarget(name: "ears-frontend-timing", dependencies: ["EarsONNX", "EarsCore"], path: "bench/frontend-timing"),

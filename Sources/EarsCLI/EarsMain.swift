@@ -107,9 +107,9 @@ package enum EarsMain {
 
     /// The configuration, checked against the machine (`ConfigValidation`):
     /// what `check-config` passes is what `listen` starts with.
-    static func loadCheckedConfig(_ overrides: ConfigOverrides) -> EarsConfig? {
+    static func loadCheckedConfig(_ overrides: ConfigOverrides, deviceProblem: ((String) -> String?)? = nil) -> EarsConfig? {
         do throws(ConfigValidation.Problems) {
-            return try ConfigValidation.load(overrides)
+            return try ConfigValidation.load(overrides, deviceProblem: deviceProblem)
         } catch {
             EarsProgram.printError(error.description)
             return nil

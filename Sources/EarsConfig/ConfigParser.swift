@@ -35,45 +35,109 @@ package enum ConfigParser {
 
     /// Parses the bytes of a file (at most `ConfigLines.maximumFileBytes`;
     /// lines may end in LF, CRLF or CR) and records the line each key was
-    /// set on, for checks made later (`LocatedConfig`).
+    /// set on, for checks made later (`LocatedConfig`). Throws the first
+    /// problem (`parseCollecting` has them all).
     package static func parse(bytes: some Collection<UInt8>, file: String) throws(ConfigError) -> LocatedConfig {
+        let (located, errors) = try parseCollecting(bytes: bytes, file: file)
+        if let first = errors.first { throw first }
+        return located
+    }
+
+    /// Parses every line, going on past a bad one, so `check-config` can
+    /// report all the file's problems in one run: the configuration from the
+    /// good lines, and one error per bad line in file order. Keys under an
+    /// unknown section are skipped (its header is the one error). Throws
+    /// only when the bytes cannot be read as lines at all (too large, not
+    /// UTF-8).
+    package static func parseCollecting(bytes: some Collection<UInt8>, file: String) throws(ConfigError)
+        -> (config: LocatedConfig, errors: [ConfigError]) {
         var config = EarsConfig()
         var origins: [String: LocatedConfig.Origin] = [:]
+        var errors: [ConfigError] = []
         var section: String?
+        var sectionKnown = true
         var phrasesSeen = false
         for (offset, rawLine) in try ConfigLines(bytes: bytes, file: file).lines.enumerated() {
             let line = offset + 1
+            func fail(_ message: String) { errors.append(ConfigError(file: file, line: line, message: message)) }
             let trimmed = rawLine.trimmingSpaces
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
             if trimmed.hasPrefix("[") {
                 guard trimmed.hasSuffix("]") else {
-                    throw ConfigError(file: file, line: line, message: "a section header must look like [name]; allowed sections: \(sectionList)")
+                    fail("a section header must look like [name]; allowed sections: \(sectionList)")
+                    section = nil
+                    sectionKnown = false
+                    continue
                 }
                 let name = String(trimmed.dropFirst().dropLast()).trimmingSpaces
-                guard keys.contains(where: { $0.section == name }) else {
-                    throw ConfigError(file: file, line: line, message: "unknown section \(ConfigLines.quoted("[" + name + "]")); allowed sections: \(sectionList)")
-                }
                 section = name
+                sectionKnown = keys.contains(where: { $0.section == name })
+                if !sectionKnown {
+                    let guess = nearest(name, among: sectionNames).map { " did you mean [\($0)]?" } ?? ""
+                    fail("unknown section \(ConfigLines.quoted("[" + name + "]"));\(guess) allowed sections: \(sectionList)")
+                }
                 continue
             }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw ConfigError(file: file, line: line, message: "expected 'key = value', a [section] or a # comment")
+                fail("expected 'key = value', a [section] or a # comment")
+                continue
             }
             let name = String(trimmed[..<equals]).trimmingSpaces
             let value = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
+            guard sectionKnown else { continue }
             guard let section else {
-                throw ConfigError(file: file, line: line, message: "\(ConfigLines.quoted(name)) is outside any section; put it under one of \(sectionList)")
+                fail("\(ConfigLines.quoted(name)) is outside any section; put it under one of \(sectionList)")
+                continue
             }
             guard let key = keys.first(where: { $0.section == section && $0.name == name }) else {
-                let here = keys.filter { $0.section == section }.map(\.name).joined(separator: ", ")
-                throw ConfigError(file: file, line: line, message: "unknown key \(ConfigLines.quoted(name)) in [\(section)]; allowed keys: \(here)")
+                let here = keys.filter { $0.section == section }.map(\.name)
+                let elsewhere = keys.first { $0.name == name }.map { " (it belongs in [\($0.section)])" } ?? ""
+                let guess = elsewhere.isEmpty ? nearest(name, among: here).map { " did you mean \(ConfigLines.quoted($0))?" } ?? "" : ""
+                fail("unknown key \(ConfigLines.quoted(name)) in [\(section)]\(elsewhere);\(guess) allowed keys: \(here.joined(separator: ", "))")
+                continue
             }
             if let problem = key.apply(&config, value, &phrasesSeen) {
-                throw ConfigError(file: file, line: line, message: "bad value \(ConfigLines.quoted(value)) for \(name): \(problem); allowed: \(key.allowed)")
+                fail("bad value \(ConfigLines.quoted(value)) for \(name): \(problem); allowed: \(key.allowed)")
+                continue
             }
             origins["\(section).\(name)"] = LocatedConfig.Origin(file: file, line: line)
         }
-        return LocatedConfig(config: config, origins: origins)
+        return (LocatedConfig(config: config, origins: origins), errors)
+    }
+
+    /// The known section names, in table order.
+    static var sectionNames: [String] {
+        keys.reduce(into: [String]()) { if !$0.contains($1.section) { $0.append($1.section) } }
+    }
+
+    /// The candidate closest to `word` by edit distance, when close enough
+    /// to be a slip (at most a third of the word's letters, at least 1):
+    /// "trainde_models" → "trained_models"; nil when none is.
+    package static func nearest(_ word: String, among candidates: [String]) -> String? {
+        let limit = max(1, word.count / 3)
+        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+
+    /// Edit distance counting an insertion, a deletion, a substitution or a
+    /// swap of two neighbouring characters as one edit ("audoi" is one from
+    /// "audio": typing slips are often swaps).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
     }
 
     /// Every key, for documentation checks: `section.name` → what is allowed.

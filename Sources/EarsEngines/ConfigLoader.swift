@@ -14,20 +14,32 @@ package enum ConfigLoader {
     /// `load`, keeping where each key was set (a file line or a flag) for
     /// the checks `ConfigValidation` makes afterwards.
     package static func loadLocated(_ overrides: ConfigOverrides) throws(ConfigError) -> LocatedConfig {
+        let (located, errors) = try loadCollecting(overrides)
+        if let first = errors.first { throw first }
+        return located
+    }
+
+    /// `loadLocated`, going on past bad lines (`ConfigParser.parseCollecting`):
+    /// the configuration from what was good, and every problem found, in
+    /// file order. Throws only when the file cannot be read at all.
+    package static func loadCollecting(_ overrides: ConfigOverrides) throws(ConfigError)
+        -> (config: LocatedConfig, errors: [ConfigError]) {
         var located = LocatedConfig(config: EarsConfig())
+        var errors: [ConfigError] = []
         let path = overrides.configPath ?? EarsConfig.defaultPath
         if overrides.configPath != nil || FileManager.default.fileExists(atPath: path) {
-            located = try ConfigParser.parse(bytes: try read(path), file: path)
+            (located, errors) = try ConfigParser.parseCollecting(bytes: try read(path), file: path)
         }
         overrides.apply(to: &located.config)
         if overrides.model != nil { located.origins["engine.model"] = .init(file: "--model", line: 0) }
+        if overrides.device != nil { located.origins["audio.device"] = .init(file: "--device", line: 0) }
         if !overrides.phrases.isEmpty {
             located.origins["wake.phrase"] = .init(file: "--phrase", line: 0)
             if let problem = PhraseLimits.problem(in: located.config.phrases) {
-                throw ConfigError(file: "--phrase", line: 0, message: problem)
+                errors.append(ConfigError(file: "--phrase", line: 0, message: problem))
             }
         }
-        return located
+        return (located, errors)
     }
 
     /// The file's bytes, refusing one over `ConfigLines.maximumFileBytes`

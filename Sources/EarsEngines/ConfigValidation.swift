@@ -23,19 +23,33 @@ package enum ConfigValidation {
         package var description: String { errors.map(\.description).joined(separator: "\n") }
     }
 
-    /// The configuration for `overrides` (`ConfigLoader.loadLocated`), checked.
+    /// The configuration for `overrides` (`ConfigLoader.loadCollecting`), checked.
     ///
-    /// - Throws: `Problems` with the parse error alone when the file does not
-    ///   parse, else with every check that failed.
-    package static func load(_ overrides: ConfigOverrides) throws(Problems) -> EarsConfig {
+    /// Every problem is found in one run: each bad line of the file, then
+    /// each check of what parsed (the model directory, hooks, sound, group)
+    /// and, when `deviceProblem` is given and a device was named (`--device`
+    /// or `[audio] device`), whether it opens. `deviceProblem` answers a
+    /// sentence when the device would not open, nil when it would (or is in
+    /// use). `listen` passes none: a device that is missing at start is
+    /// `closed` with a sentence and retried, not a configuration error.
+    ///
+    /// - Throws: `Problems` with every problem, in file order then check order.
+    package static func load(_ overrides: ConfigOverrides,
+                             deviceProblem: ((String) -> String?)? = nil) throws(Problems) -> EarsConfig {
         let located: LocatedConfig
+        var errors: [ConfigError]
         do throws(ConfigError) {
-            located = try ConfigLoader.loadLocated(overrides)
+            (located, errors) = try ConfigLoader.loadCollecting(overrides)
         } catch {
             throw Problems(errors: [error])
         }
-        let problems = problems(in: located, fallbackFile: overrides.configPath ?? EarsConfig.defaultPath)
-        guard problems.isEmpty else { throw Problems(errors: problems) }
+        let fallbackFile = overrides.configPath ?? EarsConfig.defaultPath
+        errors += problems(in: located, fallbackFile: fallbackFile)
+        if let deviceProblem, located.origins["audio.device"] != nil, let problem = deviceProblem(located.config.device) {
+            errors.append(located.error(at: "audio.device", "device \(ConfigLines.quoted(located.config.device)) does not open here: \(problem)",
+                                        fallbackFile: fallbackFile))
+        }
+        guard errors.isEmpty else { throw Problems(errors: errors) }
         return located.config
     }
 

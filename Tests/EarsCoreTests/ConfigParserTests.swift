@@ -49,6 +49,30 @@ import Testing
         }
     }
 
+    @Test func everyBadLineIsFoundInOneReadAndTheGoodLinesStillCount() throws {
+        let text = "[wake]\nphrase = okay juniper\ntrainde_models = on\n[audoi]\ndevice = x\n[capture]\nmax_seconds = 900\n"
+        let (located, errors) = try ConfigParser.parseCollecting(bytes: Array(text.utf8), file: "ears.conf")
+        #expect(errors.map(\.line) == [3, 4, 7])
+        #expect(errors[0].message.contains("did you mean 'trained_models'?"))
+        #expect(errors[1].message.contains("did you mean [audio]?"))
+        #expect(errors[2].message.contains("bad value '900' for max_seconds"))
+        #expect(located.config.phrases.map(\.text) == ["okay juniper"])
+        // The throwing parse still stops at the first.
+        #expect(throws: ConfigError.self) { try ConfigParser.parse(text, file: "ears.conf") }
+    }
+
+    @Test func aKeyInTheWrongSectionSaysWhereItBelongs() throws {
+        let (_, errors) = try ConfigParser.parseCollecting(bytes: Array("[audio]\nauto_train = off\n".utf8), file: "ears.conf")
+        #expect(errors.count == 1 && errors[0].message.contains("(it belongs in [wake])"))
+    }
+
+    @Test func theNearestKeyIsASlipAwayOrNone() {
+        #expect(ConfigParser.nearest("verifer", among: ["verifier", "spotter"]) == "verifier")
+        #expect(ConfigParser.nearest("audoi", among: ["audio", "engine"]) == "audio")
+        #expect(ConfigParser.nearest("colour", among: ["phrase", "device"]) == nil)
+        #expect(ConfigParser.editDistance("ab", "ba") == 1 && ConfigParser.editDistance("", "abc") == 3)
+    }
+
     @Test func aBadValueSaysWhatIsAllowed() {
         do {
             _ = try ConfigParser.parse("[wake]\nrefractory_seconds = soon\n", file: "x.conf")

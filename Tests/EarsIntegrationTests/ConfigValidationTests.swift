@@ -43,6 +43,40 @@ import Testing
         #expect(result.stderr.contains(testCase.sentence), "\(result.stderr)")
     }
 
+    @Test("check-config lists every problem of a file in one run, each at its file:line, with the key it nearly is")
+    func everyProblemInOneRun() throws {
+        let dir = try scratchDirectory("validate-all")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/ears.conf"
+        try "[wake]\ntrainde_models = on\n[capture]\nmax_seconds = 900\n[listen]\nsocket_group = ears-no-such-group\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try runCommand(earsBinary, ["check-config", "--config", path])
+        #expect(result.status == 78)
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix(path + ":") }
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("\(path):2: unknown key 'trainde_models' in [wake]; did you mean 'trained_models'?"))
+        #expect(result.stderr.contains("\(path):4: bad value '900' for max_seconds"))
+        #expect(result.stderr.contains("\(path):6: [listen] socket_group 'ears-no-such-group' is not a group"))
+    }
+
+    @Test("check-config opens the device it is given: a missing one is a problem with ALSA's reason, one that opens is said to")
+    func checksTheDevice() throws {
+        let dir = try scratchDirectory("validate-device")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // alsa-lib with only a `null` capture PCM named mic: it opens at any rate, and there is no card 7.
+        try "pcm.mic { type null }\n".write(toFile: dir + "/asound.conf", atomically: true, encoding: .utf8)
+        let environment = ["ALSA_CONFIG_PATH": dir + "/asound.conf"]
+        let missing = try runCommand(earsBinary, ["check-config", "--config", "/dev/null", "--device", "hw:7"], environment: environment)
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("--device: device 'hw:7' does not open here: "), "\(missing.stderr)")
+        let present = try runCommand(earsBinary, ["check-config", "--config", "/dev/null", "--device", "mic"], environment: environment)
+        #expect(present.status == 0, "\(present.stderr)")
+        #expect(present.stdout.contains("device mic (it opens)"))
+        // Without a device named, nothing is opened (a machine without a card still checks its file).
+        let unnamed = try runCommand(earsBinary, ["check-config", "--config", "/dev/null"], environment: ["ALSA_CONFIG_PATH": "/dev/null"])
+        #expect(unnamed.status == 0 && !unnamed.stdout.contains("opens"))
+    }
+
     /// Runs `ears arguments` (no microphone) for at most 10 s: the exit
     /// status, or nil when it was still running (a listen that started), and
     /// everything it printed.

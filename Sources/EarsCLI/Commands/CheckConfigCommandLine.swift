@@ -1,4 +1,5 @@
 import EarsCore
+import EarsALSA
 import EarsDaemon
 import EarsEngines
 
@@ -23,9 +24,17 @@ struct CheckConfigCommandLine: EarsCommand {
     }
 
     func run() -> Int32 {
-        guard let config = EarsMain.loadCheckedConfig(overrides) else { return EarsProgram.ExitCode.config }
+        var deviceNote = ""
+        let probe: (String) -> String? = { device in
+            switch AlsaDeviceProbe.probe(device) {
+            case .opens: deviceNote = " (it opens)"; return nil
+            case .busy: deviceNote = " (in use by another program, perhaps ears listen: not opened to check)"; return nil
+            case .fails(let sentence): return sentence
+            }
+        }
+        guard let config = EarsMain.loadCheckedConfig(overrides, deviceProblem: probe) else { return EarsProgram.ExitCode.config }
         let phrases = config.phrases.map { "\"\($0.text)\"" }.joined(separator: ", ")
-        EarsMain.say("configuration OK: engine \(config.engine.rawValue), device \(config.device), phrases \(phrases)")
+        EarsMain.say("configuration OK: engine \(config.engine.rawValue), device \(config.device)\(deviceNote), phrases \(phrases)")
         return EarsProgram.ExitCode.success
     }
 }
