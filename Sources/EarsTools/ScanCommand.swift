@@ -16,7 +16,9 @@ import EarsEngines
 /// `{"event":"summary","audio_s":A,"cpu_s":C,"wakes":N,"load_s":L,"chunks":K,"fed":F,"near_misses":M}`
 /// (`cpu_s` counts from after the engine loaded; `load_s` is the load's wall
 /// time; `chunks` and `fed` are the ears' meters summed over files). A wake
-/// line also says which `piece` it fired on: `volatile` or `final`. A file
+/// line also says which `piece` it fired on (`volatile` or `final`) and which
+/// `route` heard it (`acoustic` or `trained`; plain output says "acoustic
+/// route" or "trained model" beside the score). A file
 /// that woke nothing gets one line `{"event":"no_wake","file":F,"refused":N,"near_misses":M}`
 /// (`FILE: no wake` without `--json`). The
 /// summary also counts `refused` (candidates the verifier turned down) and
@@ -29,7 +31,8 @@ import EarsEngines
 /// head's candidate with the fusion's features, which `bench/fit_fusion.py`
 /// fits the fusion on). A file that cannot
 /// be read is reported on stderr (and as `{"event":"error",...}`) and the
-/// others still run; the exit status is then 1.
+/// others still run; the exit status is then 1. When no file could be read
+/// there is no summary: the errors are all there is to say.
 ///
 /// The engine is loaded once for all files, and each file starts from the
 /// state it loaded in (`Transcriber.forgetAdaptation`): a file gets the same
@@ -125,13 +128,17 @@ package enum ScanCommand {
                         ("phrase", JSONText.string(wake.phrase)), ("t", JSONText.number(wake.audioSeconds, places: 2)),
                         ("score", JSONText.number(wake.score, places: 3)),
                         ("piece", JSONText.string(wake.pieceKind.rawValue)),
+                        ("route", JSONText.string(wake.route.rawValue)),
                     ]))
                 } else {
-                    output("\(file): wake \"\(wake.phrase)\" at \(JSONText.number(wake.audioSeconds, places: 2)) s (score \(JSONText.number(wake.score, places: 3)))")
+                    output("\(file): wake \"\(wake.phrase)\" at \(JSONText.number(wake.audioSeconds, places: 2)) s "
+                        + "(\(wake.route.words), score \(JSONText.number(wake.score, places: 3)))")
                 }
             }
         }
         let cpuSeconds = ProcessClock.cpuSeconds() - cpuAtStart
+        // A scan that read nothing (every file failed) has only its errors to say.
+        if failures == options.files.count { return 1 }
         if options.json {
             output(JSONText.object([
                 ("event", JSONText.string("summary")), ("audio_s", JSONText.number(audioSeconds, places: 2)),

@@ -52,6 +52,25 @@ import Testing
         #expect((found.first?["file"] as? String)?.hasSuffix("good.wav") == true)
     }
 
+    @Test func anUnreadableFileAloneGivesOnlyItsErrorAndExitOne() throws {
+        let result = try runCommand(earsBinary, ["scan", "/nonexistent/call.wav"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "no summary for a scan that read nothing: \(result.stdout)")
+        #expect(result.stderr.contains("ears scan: The audio file '/nonexistent/call.wav' could not be read"), "\(result.stderr)")
+    }
+
+    @Test func plainOutputNamesTheRouteThatHeardTheWake() throws {
+        let dir = try scratchDirectory("scan-route")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("hey cordelia, turn on the lights", at: dir + "/call.wav")
+        let result = try runCommand(earsBinary, ["scan", "--models-dir", dir, dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("call.wav: wake \"hey cordelia\" at ") && result.stdout.contains("(acoustic route, score "),
+                "\(result.stdout)")
+        let json = try runCommand(earsBinary, ["scan", "--json", "--models-dir", dir, dir + "/call.wav"])
+        #expect(wakes(in: json.stdout).first?["route"] as? String == "acoustic", "\(json.stdout)")
+    }
+
     @Test func filesAtOtherRatesAndChannelCountsAreConverted() throws {
         let dir = try scratchDirectory("scan-rates")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -175,6 +175,9 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(result.status == 0, "\(result.stderr)")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.count == 1 && wakes.first?["phrase"] as? String == "hey cordelia", "\(result.stdout)")
+        #expect(wakes.first?["route"] as? String == "trained", "\(result.stdout)")
+        let plain = try runCommand(earsBinary, ["scan", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia", dir + "/babble.wav"])
+        #expect(plain.stdout.contains("(trained model, score "), "plain output names the route: \(plain.stdout)")
         #expect((wakes.first?["t"] as? Double ?? 0) >= 1.5, "\(wakes)")
         #expect(Speech.events(result.stdout, "summary").first?["trained"] as? [String] == ["hey cordelia"], "\(result.stdout)")
     }

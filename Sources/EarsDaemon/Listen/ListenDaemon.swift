@@ -94,7 +94,7 @@ package enum ListenDaemon {
                                     earText: earTextSink, phraseList: phraseList) { wake in
             // The cue first: it only queues work, and it is what a person waits for.
             if cue.isActive { cue.detected(wake) }
-            log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
+            log.notice("wake phrase=\(JSONText.string(wake.phrase)) score=\(JSONText.number(wake.score, places: 3)) piece=\(wake.pieceKind.rawValue) route=\(wake.route.rawValue) t=\(JSONText.number(wake.audioSeconds, places: 2))s at=\(Date().formatted(.iso8601))")
         }
         // The Wyoming wake service (`[wyoming] uri`): remote streams, each with its own ear.
         let wakeService: WyomingWakeService?

@@ -80,6 +80,7 @@ package final class WakeJudge {
             // (fused with the verifier's measurements when fitted), unless
             // the sound-alike contest says a neighbour was said.
             wake.score = trainedScore
+            wake.route = .trained
             guard let verifier, contestTrained || fusion != nil || onCandidate != nil else { return wake }
             // The fusion does not use the transcript: the costliest measurement is skipped.
             guard let evidence = verifier.measure(phrase: wake.phrase, audio: window(of: piece, ear: ear), decided: { _ in true }) else {

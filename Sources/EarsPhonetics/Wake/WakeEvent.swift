@@ -11,4 +11,17 @@ package struct WakeEvent: Sendable, Equatable {
     package var utterance: Int
     /// Whether it fired on a volatile guess (before the engine settled) or a final piece.
     package var pieceKind: TranscriptPiece.Kind = .final
+    /// Which route heard it: the phrase's trained model or the acoustic route.
+    package var route: Route = .acoustic
+
+    /// The two ways a phrase is heard.
+    package enum Route: String, Sendable, Equatable {
+        /// Keyword spotting (PocketSphinx or Vosk) and the verifier.
+        case acoustic
+        /// The phrase's model from `ears train`.
+        case trained
+
+        /// How a person reads it: "acoustic route", "trained model".
+        package var words: String { self == .trained ? "trained model" : "acoustic route" }
+    }
 }
