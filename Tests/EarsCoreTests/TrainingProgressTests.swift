@@ -21,9 +21,36 @@ import Testing
         progress.update(.synthesizing, done: 50, total: 100)
         #expect(abs(progress.fraction - 0.20) < 1e-9)
         progress.update(.training, done: 1, total: 2)
-        #expect(abs(progress.fraction - 0.75) < 1e-9)
+        #expect(abs(progress.fraction - 0.69) < 1e-9)
         progress.update(.validating, done: 3, total: 3)
         #expect(abs(progress.fraction - 1) < 1e-9)
+    }
+
+    @Test("the bar never goes back: a stage reported again from fewer steps, or an earlier stage, holds it")
+    func neverBackwards() {
+        var progress = TrainingProgress(startSeconds: 0)
+        progress.update(.refining, done: 10, total: 20)
+        let reached = progress.fraction
+        progress.update(.refining, done: 2, total: 20)
+        #expect(progress.fraction == reached)
+        progress.update(.training, done: 1, total: 30)
+        #expect(progress.fraction == reached)
+        progress.update(.validating, done: 1, total: 2)
+        #expect(progress.fraction > reached)
+        // The stages come in the order the trainer runs them: first head, mining, final head.
+        let order = TrainingProgress.Stage.allCases
+        #expect(order.firstIndex(of: .training)! < order.firstIndex(of: .mining)!)
+        #expect(order.firstIndex(of: .mining)! < order.firstIndex(of: .refining)!)
+    }
+
+    @Test("with the clock given, the time left is the stage's own rate for its rest and the run's rate for the stages after")
+    func theEstimateUsesMeasuredRates() throws {
+        var progress = TrainingProgress(startSeconds: 0)
+        progress.update(.synthesizing, done: 10, total: 10, now: 40)   // 40 % in 40 s: 100 s per whole run
+        progress.update(.listening, done: 0, total: 10, now: 40)
+        progress.update(.listening, done: 5, total: 10, now: 50)       // half the stage in 10 s
+        let left = try #require(progress.secondsLeft(now: 50))
+        #expect(abs(left - (10 + 0.35 * 100)) < 1e-9, "\(left)")
     }
 
     @Test("a step count past the total, or a stage without steps, counts the stage as done")

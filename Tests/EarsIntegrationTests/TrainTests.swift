@@ -101,6 +101,11 @@ private let trainedRun = Result { try TrainedRun.make() }
         let run = try trainedRun.get()
         #expect(run.result.status == 0, "\(run.result.stderr)")
         #expect(run.result.stdout.contains("wrote \(run.modelPath)"), "\(run.result.stdout)")
+        // One recall figure per condition, the acoustic route's on the same calls beside it; speakers, not pools.
+        let recallLines = run.result.stdout.split(separator: "\n").filter { $0.contains("recall") }
+        #expect(recallLines.count == 1 && recallLines[0].contains("on held-out voices (") && recallLines[0].contains("(acoustic route "),
+                "\(run.result.stdout)")
+        #expect(run.result.stdout.contains(" speakers, "), "\(run.result.stdout)")
         #expect(run.trace.count > 100, "the trace is suspiciously short")
 
         #expect(try FileManager.default.contentsOfDirectory(atPath: run.modelsDirectory) == ["hey-cordelia.wakemodel"])

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from . import cache, config, runners
 
-# `ears train`'s summary line: "  held-out voices (festival:kal_diphone, festival:ked_diphone): recall clean …"
+# `ears train`'s summary line: "  on held-out voices (festival:kal_diphone, festival:ked_diphone): recall clean …"
 HELD_OUT_LINE = re.compile(r"held-out voices \(([^)]*)\)")
 # A model's file: PhraseModelDirectory.fileName(forPhrase:) (lower-case words joined by "-").
 MODEL_EXTENSION = ".wakemodel"

@@ -183,7 +183,9 @@ final class PhraseTrainer {
         let seconds = Double((ContinuousClock.now - started).components.seconds)
         let model = WakeModel(
             phrase: settings.phrase, language: settings.language, frontEndVersion: frontEnd, head: head, threshold: threshold,
-            training: WakeModel.TrainingSummary(voices: plan.speakers[.train] ?? [], heldOutVoices: plan.speakers[.heldOut] ?? [],
+            // The speakers the train split's clips were said by (not every speaker its pool could have drawn).
+            training: WakeModel.TrainingSummary(voices: Set(plan.clips.filter { $0.split == .train }.compactMap { $0.voice?.speakerID }).sorted(),
+                                                heldOutVoices: plan.speakers[.heldOut] ?? [],
                                                 positives: positives, negatives: examples.count - positives,
                                                 audioSeconds: audioSeconds, trainingSeconds: seconds,
                                                 createdAt: ISO8601DateFormatter().string(from: Date())),
@@ -359,7 +361,12 @@ final class PhraseTrainer {
                        round: Int, of rounds: Int) throws(Failure) -> WakeHead {
         let progress = self.progress
         let (head, report) = trainer.train(examples: examples, validation: validation, progress: { epoch, epochs, _, _ in
-            progress(.training, (round - 1) * epochs + epoch, rounds * epochs)
+            // The first round, then mining, then the final round(s): stages in that order, so the bar only moves on.
+            if round == 1 {
+                progress(.training, epoch, epochs)
+            } else {
+                progress(.refining, (round - 2) * epochs + epoch, (rounds - 1) * epochs)
+            }
         }, shouldStop: isCancelled)
         if report.ending == .cancelled || isCancelled() { throw .cancelled }
         guard report.bestEpoch > 0 else {

@@ -99,15 +99,24 @@ package enum TrainCommand {
     static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil, usedAnyway: Bool = false) -> [String] {
         let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
         let figures = model.validation
+        // One recall figure per condition, with the acoustic route's on the same calls beside it when measured.
+        let recall = [("clean", figures.recallClean, RouteComparison.Condition.clean),
+                      ("~10 dB", figures.recallAt10dB, .near10dB), ("~5 dB", figures.recallAt5dB, .near5dB)]
+            .map { label, rate, condition -> String in
+                let beside = comparison.flatMap { found -> String? in
+                    guard let acoustic = found.acoustic[condition], acoustic.total > 0 else { return nil }
+                    return " (acoustic route \(percent(acoustic.rate)), of \(acoustic.total) calls)"
+                } ?? ""
+                return "\(label) \(percent(rate))\(beside)"
+            }.joined(separator: ", ")
         return [
             "wrote \(path)",
             "  phrase \"\(model.phrase)\" (\(model.language)), threshold \(model.threshold), trained in \(Int(model.training.trainingSeconds)) s "
-                + "on \(model.training.voices.count) voices, \(Int(model.training.audioSeconds / 60)) min of synthesized audio",
-            "  held-out voices (\(model.training.heldOutVoices.joined(separator: ", "))): recall clean \(percent(figures.recallClean)), "
-                + "~10 dB \(percent(figures.recallAt10dB)), ~5 dB \(percent(figures.recallAt5dB)); "
+                + "on \(model.training.voices.count) speakers, \(Int(model.training.audioSeconds / 60)) min of synthesized audio",
+            "  on held-out voices (\(model.training.heldOutVoices.joined(separator: ", "))): recall \(recall); "
                 + "false wakes \(figures.falseWakesPerHour.map { String(format: "%.1f", $0) } ?? "n/a") per hour; "
                 + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
-        ] + (comparison.map { ["  the same held-out calls, trained model vs acoustic route: \($0.figuresLine)"] } ?? []) + [
+        ] + [
             comparison?.asideWhy == nil || usedAnyway
                 ? (comparison?.asideWhy == nil ? "" : "  used anyway (--use-anyway), though the acoustic route heard more of these calls\n")
                     + "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)"
@@ -179,7 +188,7 @@ final class ProgressDisplay: Sendable {
     func update(_ stage: TrainingProgress.Stage, done: Int, total: Int) {
         let now = ProcessClock.monotonicSeconds()
         state.withLock { state in
-            state.progress.update(stage, done: done, total: total)
+            state.progress.update(stage, done: done, total: total, now: now)
             let line = state.progress.line(now: now)
             switch style {
             case .lines:
