@@ -1,4 +1,6 @@
 #pragma once
-// PocketSphinx 5prealpha and the sphinxbase pieces ears uses (logging control).
+// PocketSphinx 5prealpha and the sphinxbase pieces ears uses (logging control; the language model's unigrams for ranking sound-alikes).
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
+#include <sphinxbase/ngram_model.h>
+#include <sphinxbase/logmath.h>

@@ -2,6 +2,7 @@ import EarsCore
 import EarsPhonetics
 import EarsConfig
 import EarsEngines
+import EarsPocketSphinx
 
 /// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
 /// like a phrase without being it (`SoundAlikeGenerator`), one a line, to
@@ -16,10 +17,38 @@ package enum SoundAlikesCommand {
     package static func run(_ options: SoundAlikesOptions, config: EarsConfig, output: (String) -> Void) -> Int32 {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let generator = DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
-        for alike in generator.soundAlikes(of: options.phrase, count: options.count) {
+        for alike in ranked(generator, phrase: options.phrase, count: options.count, config: config) {
             output(options.json ? json(alike) : alike.text)
         }
         return EarsProgram.ExitCode.success
+    }
+
+    /// Neighbours asked of the generator per neighbour printed, to rank from.
+    static let poolPerNeighbour = 10
+
+    /// The neighbours ranked by how likely a person is to say them
+    /// (`SoundAlikeRanking`, with PocketSphinx's language model for how often
+    /// each word is said), then the words alone, then carrier sentences
+    /// around the first neighbours. Without the language model (Vosk only)
+    /// the generator's own order, by sound alone.
+    static func ranked(_ generator: SoundAlikeGenerator, phrase: String, count: Int, config: EarsConfig) -> [SoundAlike] {
+        let modelDirectory = config.engine == .pocketsphinx ? config.model : nil
+        guard count > 0, let model = try? PocketSphinxModel.locate(in: modelDirectory),
+              let language = try? PocketSphinxLanguageModel(model: model) else {
+            return generator.soundAlikes(of: phrase, count: count)
+        }
+        let pool = generator.soundAlikes(of: phrase, count: max(count * poolPerNeighbour, 100))
+        let folded = TextNormalizer.words(phrase).joined(separator: " ")
+        let neighbours = SoundAlikeRanking.rank(pool, of: folded, count: count, log10Frequency: language.log10Frequency(of:))
+        let sentences = SoundAlikeRanking.sentences(neighbours).map { text in
+            SoundAlike(text: text, sounds: SoundSequence(), cost: 0, kind: .sentence)
+        }
+        return neighbours.map(\.alike) + pool.filter { $0.kind == .word } + sentences.enumerated().map { index, sentence in
+            var sentence = sentence
+            sentence.cost = neighbours[index].alike.cost
+            sentence.sounds = neighbours[index].alike.sounds
+            return sentence
+        }
     }
 
     /// `{"text":…,"phones":…,"cost":…,"kind":…}`; phones as "HH EY | K AO R N IY L Y AH".

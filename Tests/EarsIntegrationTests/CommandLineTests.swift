@@ -51,4 +51,16 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("is `ears listen` running?"))
     }
+
+    @Test func soundAlikesPutWordsPeopleSayFirstAndVaryEveryWordOfThePhrase() throws {
+        let result = try runCommand(earsBinary, ["soundalikes", "hey cordelia", "--count", "6"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "hey cornelia", "\(lines)")
+        // Both words vary within the first few, and a rare spelling such as "schey" is not among them.
+        let neighbours = Array(lines.prefix(6))
+        #expect(neighbours.contains { $0.hasPrefix("hey ") } && neighbours.contains { $0.hasSuffix(" cordelia") }, "\(neighbours)")
+        #expect(!neighbours.contains { $0.hasPrefix("schey") || $0.hasPrefix("seay") }, "\(neighbours)")
+        #expect(lines.contains("hey cornelia, nice to see you"), "\(lines)")
+    }
 }
