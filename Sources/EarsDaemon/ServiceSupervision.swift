@@ -107,6 +107,7 @@ final class ServiceSupervision: Sendable {
     static func statusLine(_ report: StatusReport) -> String {
         var line = "\(report.phase.rawValue); engine \(report.engine); \(report.wakes) \(report.wakes == 1 ? "wake" : "wakes")"
         if report.phase == .closed, let why = report.closedWhy { line += "; closed: " + why }
+        if report.phase == .ended { line += "; the input file has ended" }
         guard line.count > SystemdNotifier.statusLimit else { return line }
         // Cut at a word so `systemctl status` shows no half word.
         var cut = String(line.prefix(SystemdNotifier.statusLimit - 1))

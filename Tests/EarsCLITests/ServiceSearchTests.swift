@@ -54,17 +54,33 @@ import Testing
 @Suite struct StatusTableTests {
     private let place = ServiceSearch.Place("/run/ears", "the system service")
 
-    @Test("the table shows every field, phase first, nested objects indented")
-    func everyField() throws {
-        let body = #"{"wakes":3,"phase":"listening","closed_why":null,"ear":{"chunks":10,"loudest":0.5},"heard_shown":false,"hook":null}"#
+    @Test("the table names each field for a person, with units, state first, and shows fields it does not know by their JSON name")
+    func namedRowsWithUnits() throws {
+        let body = #"{"wakes":3,"phase":"listening","closed_why":null,"cpu_pct":3.14,"uptime_s":725.5,"#
+            + #""ear":{"chunks":10,"loudest":0.5,"since_audio_s":0.03},"heard_shown":false,"hook":null,"new_field":{"count":2}}"#
         let table = try #require(StatusTable.render(body, from: place))
         let lines = table.split(separator: "\n").map(String.init)
         #expect(lines[0] == "ears at /run/ears (the system service)")
-        #expect(lines[1].hasPrefix("phase") && lines[1].hasSuffix("listening"))
-        #expect(lines.contains { $0.hasPrefix("  chunks") && $0.hasSuffix("10") })
-        #expect(lines.contains { $0.hasPrefix("heard_shown") && $0.hasSuffix("no") })
-        #expect(lines.contains { $0.hasPrefix("closed_why") && $0.hasSuffix("-") })
+        #expect(lines[1].hasPrefix("state") && lines[1].hasSuffix("listening"))
+        #expect(!lines.contains { $0.hasPrefix("why") }, "no why while listening")
+        #expect(lines.contains { $0.hasPrefix("heard audio") && $0.hasSuffix("0.03 s ago") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("loudest") && $0.contains("−6 dBFS") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("CPU") && $0.contains("3.1 % of one core over the last 5 s") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("running for") && $0.hasSuffix("12 min 05 s") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("chunks heard (100 ms)") && $0.hasSuffix("10") })
+        #expect(lines.contains { $0.hasPrefix("ear text shown") && $0.hasSuffix("no") })
         #expect(lines.contains { $0.hasPrefix("wakes") && $0.hasSuffix("3") })
+        #expect(lines.contains { $0.hasPrefix("hook") && $0.hasSuffix("-") }, "an unknown-to-the-rows field keeps its JSON name")
+        #expect(lines.contains { $0 == "new_field" } && lines.contains { $0.hasPrefix("  count") && $0.hasSuffix("2") })
+        #expect(!lines.contains { $0.hasPrefix("since_audio_s") || $0 == "ear" }, "the ear's fields all have rows: \(lines)")
+    }
+
+    @Test("closed and ended read as sentences, with why")
+    func phasesInWords() throws {
+        let closed = try #require(StatusTable.render(#"{"phase":"closed","closed_why":"The microphone 'hw:7' is not there."}"#, from: place))
+        #expect(closed.contains("closed (not listening; see why)") && closed.contains("why") && closed.contains("is not there"))
+        let ended = try #require(StatusTable.render(#"{"phase":"ended","closed_why":"x"}"#, from: place))
+        #expect(ended.contains("ended (the input file was played to its end)"))
     }
 
     @Test("a body that is not a JSON object gives no table")

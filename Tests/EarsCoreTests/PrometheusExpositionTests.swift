@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func thePhaseIsOneHotOverEveryListenPhase() throws {
-        #expect(ListenPhase.exposed.map(\.rawValue) == ["opening", "listening", "closed"])
+        #expect(ListenPhase.exposed.map(\.rawValue) == ["opening", "listening", "closed", "ended"])
         for (index, phase) in ListenPhase.exposed.enumerated() { #expect(phase.exposedIndex == index) }
         for phase in ListenPhase.exposed {
             var report = StatusReport(engine: "e", model: "m")

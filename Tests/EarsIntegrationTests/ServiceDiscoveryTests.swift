@@ -90,7 +90,7 @@ import Testing
         #expect(table.status == 0, "\(table.stderr)")
         let lines = table.stdout.split(whereSeparator: \.isNewline).map(String.init)
         #expect(lines.first?.hasPrefix("ears at \(dir)/run") == true, "\(table.stdout)")
-        #expect(lines.contains { $0.hasPrefix("phase") && $0.hasSuffix("closed") }, "\(table.stdout)")
+        #expect(lines.contains { $0.hasPrefix("state") && $0.contains("closed") }, "\(table.stdout)")
         #expect(!table.stdout.contains("{\""), "\(table.stdout)")
 
         let json = try runCommand("/usr/bin/script", ["-qec", "\(earsBinary) status --json --runtime-dir \(dir)/run", "/dev/null"])

@@ -6,6 +6,10 @@ package enum ListenPhase: String, Sendable, Equatable {
     case listening
     /// Not listening; `closed_why` says why in a sentence.
     case closed
+    /// A sound file given as the input (`listen --input FILE`) was played to
+    /// its end: nothing is wrong, and nothing more will be heard until ears
+    /// is stopped; `closed_why` says so.
+    case ended
 }
 
 /// The microphone's open/close/reopen rules as a pure state machine.
@@ -64,6 +68,13 @@ package struct MicrophoneLifecycle: Sendable, Equatable {
         let wait = nextRetrySeconds
         nextRetrySeconds = min(MicrophoneLifecycle.maxRetrySeconds, nextRetrySeconds * 2)
         return .waitThenRetry(seconds: wait, why: why)
+    }
+
+    /// The input was a file and it has ended (`why` says so): the phase is
+    /// `ended`, and the next failure starts from the first back-off again.
+    package mutating func ended(why: String) {
+        phase = .ended
+        closedWhy = why
     }
 
     /// The wait is over: open again (the phase stays closed until it works,

@@ -50,8 +50,17 @@ package struct CaptureStateMachine: Sendable, Equatable {
         case silence
         /// The capture reached its cap.
         case cap
-        /// The audio stopped (device gone, shutdown).
+        /// The audio stopped (device gone, input ended, shutdown).
         case abandoned
+
+        /// Why, in plain words for the log ("capture ended: …").
+        package var words: String {
+            switch self {
+            case .silence: "the speaker stopped (silence followed the speech)"
+            case .cap: "it reached the capture cap ([capture] max_seconds)"
+            case .abandoned: "the audio stopped (the device went away, the input ended or ears is stopping); what was captured is handed over"
+            }
+        }
     }
 
     /// What the caller does next.

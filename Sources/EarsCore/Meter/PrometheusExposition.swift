@@ -126,7 +126,7 @@ extension ListenPhase {
     /// Every phase, in declaration order: the `phase` label values of
     /// `ears_phase`. The switch in `exposedIndex` makes a new case a compile
     /// error here until it is added.
-    package static let exposed: [ListenPhase] = [.opening, .listening, .closed]
+    package static let exposed: [ListenPhase] = [.opening, .listening, .closed, .ended]
 
     /// The position in `exposed`; exhaustive on purpose (see `exposed`).
     var exposedIndex: Int {
@@ -134,6 +134,7 @@ extension ListenPhase {
         case .opening: 0
         case .listening: 1
         case .closed: 2
+        case .ended: 3
         }
     }
 }

@@ -85,7 +85,7 @@ final class CaptureTap {
             case let .append(samples):
                 for consumer in consumers { consumer.captureAudio(samples) }
             case let .stop(reason):
-                log.info("capture ended (\(reason.rawValue))")
+                log.info("capture ended: \(reason.words)")
                 for consumer in consumers { consumer.captureEnded(reason) }
             }
         }

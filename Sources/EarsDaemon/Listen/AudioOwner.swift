@@ -149,7 +149,7 @@ final class AudioOwner: @unchecked Sendable {
         do throws(AudioSourceError) {
             guard let next = try source.read() else {
                 shared.queue.push(.end(stream: stream))
-                return fail("The input \(source.sourceName) has ended; there is nothing more to hear.", retry: false)
+                return end()
             }
             chunk = next
         } catch {
@@ -176,7 +176,24 @@ final class AudioOwner: @unchecked Sendable {
         }
     }
 
-    private func fail(_ why: String, retry: Bool = true) -> MicrophoneLifecycle.Action {
+    /// The input file has been played to its end: say so in plain words,
+    /// show `ended`, and wait for the stop (status and listen.sock stay up).
+    private func end() -> MicrophoneLifecycle.Action {
+        capture.abandon()
+        if sourceOpen {
+            source.close()
+            sourceOpen = false
+        }
+        let why = "The input \(source.sourceName) has been played to its end; nothing more will be heard until ears is stopped."
+        if lifecycle.phase != .ended {
+            lifecycle.ended(why: why)
+            publisher.phase(lifecycle)
+            log.notice("input ended: \(source.sourceName) has been played to its end; status and listen.sock stay up until ears is stopped (Ctrl-C)")
+        }
+        return .waitThenRetry(seconds: Self.parkSeconds, why: why)
+    }
+
+    private func fail(_ why: String) -> MicrophoneLifecycle.Action {
         capture.abandon()
         if sourceOpen {
             source.close()
@@ -188,10 +205,6 @@ final class AudioOwner: @unchecked Sendable {
         // Say it once; a device that stays missing would otherwise fill the
         // journal with the same sentence every 30 s.
         if !repeated { log.warning("closed: \(why)") }
-        if !retry {
-            // A finished file does not come back: park until stopped.
-            return .waitThenRetry(seconds: Self.parkSeconds, why: why)
-        }
         return action
     }
 }
