@@ -49,6 +49,21 @@ package enum TuneCommand {
         /// `[wake] trained_threshold` (`--trained-threshold`): every phrase has
         /// a trained model, whose score decides (`NeuralTranscriber.watch`).
         case trained
+
+        /// How to apply `value`: the flag for one run and the ears.conf line
+        /// (`phrases` for the per-phrase form of `[wake] phrase`).
+        func applyLine(_ value: Double, phrases: [String]) -> String {
+            let text = ThresholdSweep.format(value)
+            switch self {
+            case .verifier:
+                return "to use it: --verifier-threshold \(text) for one run, or in ears.conf under [wake]: verifier_threshold = \(text)"
+            case .phrase:
+                let lines = phrases.map { "phrase = \($0) | \(text)" }.joined(separator: "; ")
+                return "to use it: --threshold \(text) for one run, or in ears.conf under [wake]: \(lines)"
+            case .trained:
+                return "to use it: --trained-threshold \(text) for one run, or in ears.conf under [wake]: trained_threshold = \(text)"
+            }
+        }
     }
 
     /// A threshold no score reaches: the observing judge refuses every
@@ -139,8 +154,13 @@ package enum TuneCommand {
         report.lines(json: options.json).forEach(output)
         if let plotPath = options.plotPath {
             do throws(TunePlot.Failure) {
-                let panels = results.map { TunePlot.Panel(file: $0.name, negative: $0.negative, seconds: $0.seconds, observations: $0.observations) }
-                try TunePlot.write(panels: panels, phrases: config.phrases.map(\.text), threshold: current, to: plotPath)
+                let panels = results.map { result in
+                    TunePlot.Panel(file: result.name, negative: result.negative, seconds: result.seconds, observations: result.observations,
+                                   verdict: Self.verdict(result))
+                }
+                var suggested: Double?
+                if case let .threshold(value, _) = sweep.suggestion { suggested = value }
+                try TunePlot.write(panels: panels, phrases: config.phrases.map(\.text), threshold: current, suggested: suggested, to: plotPath)
                 if !options.json { output("plot: \(plotPath)") }
             } catch {
                 errors("ears tune: \(error.sentence)")
@@ -148,6 +168,17 @@ package enum TuneCommand {
             }
         }
         return failures == 0 ? 0 : 1
+    }
+
+    /// A file's verdict at the threshold in force, for its plot panel:
+    /// "woke at 1.30 s (0.93)", or "no wake (best 0.41)" / "no wake".
+    static func verdict(_ result: FileResult) -> String {
+        if let first = result.currentWakes.first {
+            let more = result.currentWakes.count > 1 ? " and \(result.currentWakes.count - 1) more" : ""
+            return "woke at \(ThresholdSweep.format(first.audioSeconds)) s (\(ThresholdSweep.format(first.score)))\(more)"
+        }
+        let best = result.observations.filter(\.eligible).map(\.score).max()
+        return best.map { "no wake (best \(ThresholdSweep.format($0)))" } ?? "no wake"
     }
 
     /// Whether the ear's own engine writes transcripts (so `--show-text` needs no second engine).

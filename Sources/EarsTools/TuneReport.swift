@@ -86,6 +86,9 @@ struct TuneReport {
                          + pad(perFile, 21) + "  " + falseWakes + (row.isCurrent ? "   <- in force" : ""))
         }
         lines.append(sweep.suggestionSentence)
+        if case let .threshold(value, _) = sweep.suggestion {
+            lines.append(swept.applyLine(value, phrases: config.phrases.map(\.text)))
+        }
         return lines
     }
 
@@ -138,6 +141,7 @@ struct TuneReport {
         if case let .threshold(value, margin) = sweep.suggestion {
             suggestion["threshold"] = .number(value)
             suggestion["margin"] = rounded(margin)
+            suggestion["apply"] = .string(swept.applyLine(value, phrases: config.phrases.map(\.text)))
         }
         lines.append(.object(suggestion))
         return lines.map(\.jsonText)
