@@ -97,6 +97,13 @@ BENCH_KOREAN_ARGS ?= --no-vosk-sweep
 bench-korean: release vosk-setup onnx-setup
 	$(PYTHON) bench/korean.py $(BUILD_DIR)/release/ears $(BENCH_OUT)/korean --doc docs/benchmark-korean.md $(BENCH_KOREAN_ARGS)
 
+.PHONY: readme-examples
+
+## readme-examples: the README's tour pasted from real runs of the release build
+## (listen --input, status, scan, soundalikes on a flite call); about 15 s.
+readme-examples: release
+	$(PYTHON) bench/readme_examples.py $(BUILD_DIR)/release/ears --readme README.md
+
 .PHONY: bench-unit-test
 
 ## bench-unit-test: the bench's own code where it computes (intervals, scoring a wake
