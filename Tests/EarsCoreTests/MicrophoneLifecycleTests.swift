@@ -45,10 +45,13 @@ import Testing
     @Test func percentIsCPUTimeOverTheLastFiveSecondWindow() {
         var meter = CPUMeter()
         meter.record(cpuSeconds: 10, wallSeconds: 100)
+        #expect(meter.percent == 0) // one reading says nothing yet
         meter.record(cpuSeconds: 10.5, wallSeconds: 103)
-        #expect(meter.percent == 0) // window not complete
+        #expect(abs(meter.percent - 50 / 3) < 1e-9) // before the first full window: the use so far
         meter.record(cpuSeconds: 11, wallSeconds: 105)
         #expect(abs(meter.percent - 20) < 1e-9)
+        meter.record(cpuSeconds: 11.04, wallSeconds: 108)
+        #expect(abs(meter.percent - 20) < 1e-9) // a window under way changes nothing once one was measured
         meter.record(cpuSeconds: 11.05, wallSeconds: 110)
         #expect(abs(meter.percent - 1) < 1e-9)
     }

@@ -1,4 +1,6 @@
-/// The process's own CPU use, sampled every 5 s over the last 5 s.
+/// The process's own CPU use, sampled every 5 s over the last 5 s. Until
+/// the first window is complete it is the use since the first reading (so a
+/// daemon asked in its first seconds does not read 0 % while it works).
 ///
 /// Pure arithmetic: the caller reads its CPU time (getrusage) and a monotonic
 /// clock and hands both in, so the window logic is tested without a process.
@@ -10,6 +12,8 @@ package struct CPUMeter: Sendable, Equatable {
     package private(set) var percent = 0.0
     private var windowStartWall: Double?
     private var windowStartCPU = 0.0
+    /// Whether a full window has been measured yet.
+    private var windowDone = false
 
     package init() {}
 
@@ -22,7 +26,11 @@ package struct CPUMeter: Sendable, Equatable {
             return
         }
         let elapsed = wallSeconds - start
-        guard elapsed >= CPUMeter.windowSeconds else { return }
+        guard elapsed >= CPUMeter.windowSeconds else {
+            if !windowDone, elapsed > 0 { percent = max(0, (cpuSeconds - windowStartCPU) / elapsed * 100) }
+            return
+        }
+        windowDone = true
         percent = max(0, (cpuSeconds - windowStartCPU) / elapsed * 100)
         windowStartWall = wallSeconds
         windowStartCPU = cpuSeconds
