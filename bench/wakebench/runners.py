@@ -247,7 +247,9 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
     for index, (label, args) in enumerate(ears_configs):
         # A variant of the trained design ("ears trained, …") reads the trained models too.
         expect = label.startswith(config.TRAINED_LABEL) if "--models-dir" in args else None
-        if label == config.TRAINED_LABEL:
+        # The trained design, and a variant of it with models of its own ("ears trained, before"),
+        # is swept over the trained thresholds, so two sets of models compare at equal false wakes.
+        if label == config.TRAINED_LABEL or (expect and label.startswith(config.TRAINED_LABEL)):
             runs.append(Run(f"{label}|default", label, "ears", ["default", *config.TRAINED_SCORE_SWEEP], "default",
                             {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP)))
             runs += [Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True,

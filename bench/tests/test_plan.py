@@ -1,0 +1,25 @@
+"""Which processes the wake bench runs (bench/wakebench/runners.plan)."""
+from __future__ import annotations
+
+import unittest
+
+from wakebench import config, runners
+
+
+class TrainedSweeps(unittest.TestCase):
+    def test_the_trained_design_and_a_variant_with_its_own_models_are_both_swept(self) -> None:
+        configs = [("ears", []), (config.TRAINED_LABEL, ["--models-dir", "new"]),
+                   (config.TRAINED_LABEL + ", before", ["--models-dir", "old"]), ("ears, no verifier", ["--verifier", "off"])]
+        runs = runners.plan(["alexa"], configs, ["0.7"], peers=False)
+        swept = {run.system for run in runs if config.TRAINED_SWEEP_FLAG in run.args}
+        self.assertEqual(swept, {config.TRAINED_LABEL, config.TRAINED_LABEL + ", before"})
+        before = [run for run in runs if run.system == config.TRAINED_LABEL + ", before"]
+        self.assertEqual(len(before), 1 + len(config.TRAINED_SWEEP))
+
+    def test_other_variants_run_at_their_defaults_only(self) -> None:
+        runs = runners.plan(["alexa"], [("ears", []), ("ears, no verifier", ["--verifier", "off"])], ["0.7"], peers=False)
+        self.assertEqual([run.system for run in runs if run.system == "ears, no verifier"], ["ears, no verifier"])
+
+
+if __name__ == "__main__":
+    unittest.main()
