@@ -28,7 +28,7 @@ package enum ConfigValidation {
     /// Every problem is found in one run: each bad line of the file, then
     /// each check of what parsed (the model directory, hooks, sound, group)
     /// and, when `deviceProblem` is given and a device was named (`--device`
-    /// or `[audio] device`), whether it opens. `deviceProblem` answers a
+    /// or `[audio] device`, other than `default`), whether it opens. `deviceProblem` answers a
     /// sentence when the device would not open, nil when it would (or is in
     /// use). `listen` passes none: a device that is missing at start is
     /// `closed` with a sentence and retried, not a configuration error.
@@ -45,7 +45,10 @@ package enum ConfigValidation {
         }
         let fallbackFile = overrides.configPath ?? EarsConfig.defaultPath
         errors += problems(in: located, fallbackFile: fallbackFile)
-        if let deviceProblem, located.origins["audio.device"] != nil, let problem = deviceProblem(located.config.device) {
+        // `default` follows the user's ALSA setup and is what a machine without a named card runs
+        // on: only a device someone named is opened to check.
+        if let deviceProblem, located.origins["audio.device"] != nil, located.config.device != EarsConfig().device,
+           let problem = deviceProblem(located.config.device) {
             errors.append(located.error(at: "audio.device", "device \(ConfigLines.quoted(located.config.device)) does not open here: \(problem)",
                                         fallbackFile: fallbackFile))
         }
