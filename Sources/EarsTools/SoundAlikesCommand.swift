@@ -40,15 +40,11 @@ package enum SoundAlikesCommand {
         let pool = generator.soundAlikes(of: phrase, count: max(count * poolPerNeighbour, 100))
         let folded = TextNormalizer.words(phrase).joined(separator: " ")
         let neighbours = SoundAlikeRanking.rank(pool, of: folded, count: count, log10Frequency: language.log10Frequency(of:))
-        let sentences = SoundAlikeRanking.sentences(neighbours).map { text in
-            SoundAlike(text: text, sounds: SoundSequence(), cost: 0, kind: .sentence)
+        // A sentence carries its neighbour's sounds and cost, as the generator's do.
+        let sentences = zip(SoundAlikeRanking.sentences(neighbours), neighbours).map { text, neighbour in
+            SoundAlike(text: text, sounds: neighbour.alike.sounds, cost: neighbour.alike.cost, kind: .sentence)
         }
-        return neighbours.map(\.alike) + pool.filter { $0.kind == .word } + sentences.enumerated().map { index, sentence in
-            var sentence = sentence
-            sentence.cost = neighbours[index].alike.cost
-            sentence.sounds = neighbours[index].alike.sounds
-            return sentence
-        }
+        return neighbours.map(\.alike) + pool.filter { $0.kind == .word } + sentences
     }
 
     /// `{"text":…,"phones":…,"cost":…,"kind":…}`; phones as "HH EY | K AO R N IY L Y AH".

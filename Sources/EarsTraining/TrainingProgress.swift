@@ -87,7 +87,7 @@ package struct TrainingProgress: Sendable {
         return max(0, stageLeft + laterShare * runRate)
     }
 
-    /// The line: `[#########...............]  38%  training the head, about 3 min 10 s left`.
+    /// The line: `[#########...............]  38%  training the first head, about 3 min 10 s left`.
     package func line(now: Double) -> String {
         let filled = Int((fraction * Double(Self.barWidth)).rounded(.down))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled)

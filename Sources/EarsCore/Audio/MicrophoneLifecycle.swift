@@ -71,7 +71,7 @@ package struct MicrophoneLifecycle: Sendable, Equatable {
     }
 
     /// The input was a file and it has ended (`why` says so): the phase is
-    /// `ended`, and the next failure starts from the first back-off again.
+    /// `ended`; nothing is retried (the audio owner parks until stopped).
     package mutating func ended(why: String) {
         phase = .ended
         closedWhy = why

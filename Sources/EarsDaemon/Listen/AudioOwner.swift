@@ -72,8 +72,7 @@ final class AudioOwner: @unchecked Sendable {
     /// Runs the loop until `shared.stopping`; ends a running capture on the way out.
     func run() {
         defer {
-            capture.abandon()
-            if sourceOpen { source.close() }
+            stopListening()
             finished.store(true, ordering: .releasing)
         }
         var action = lifecycle.begin()
@@ -176,14 +175,19 @@ final class AudioOwner: @unchecked Sendable {
         }
     }
 
-    /// The input file has been played to its end: say so in plain words,
-    /// show `ended`, and wait for the stop (status and listen.sock stay up).
-    private func end() -> MicrophoneLifecycle.Action {
+    /// Ends a running capture (what it has is handed over) and closes the source.
+    private func stopListening() {
         capture.abandon()
         if sourceOpen {
             source.close()
             sourceOpen = false
         }
+    }
+
+    /// The input file has been played to its end: say so in plain words,
+    /// show `ended`, and wait for the stop (status and listen.sock stay up).
+    private func end() -> MicrophoneLifecycle.Action {
+        stopListening()
         let why = "The input \(source.sourceName) has been played to its end; nothing more will be heard until ears is stopped."
         if lifecycle.phase != .ended {
             lifecycle.ended(why: why)
@@ -194,11 +198,7 @@ final class AudioOwner: @unchecked Sendable {
     }
 
     private func fail(_ why: String) -> MicrophoneLifecycle.Action {
-        capture.abandon()
-        if sourceOpen {
-            source.close()
-            sourceOpen = false
-        }
+        stopListening()
         let repeated = lifecycle.closedWhy == why
         let action = lifecycle.failed(why: why)
         publisher.phase(lifecycle)
