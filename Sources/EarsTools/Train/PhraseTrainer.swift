@@ -67,6 +67,9 @@ final class PhraseTrainer {
     static let soundAlikeCount = 120
     /// Clips of each distinct sound-alike text, at most.
     static let clipsPerSoundAlike = 80
+    /// Heads trained from different seeds on the mined windows and joined
+    /// (`WakeHeadEnsemble`: the mean of their logits).
+    static let ensembleSize = 3
     /// Windows a first head scores above this are mined: added again, heavier.
     static let miningScore: Float = 0.2
     /// Weight of a mined window.
@@ -138,14 +141,23 @@ final class PhraseTrainer {
         trainer.settings.selection = .averagePrecision
         trainer.settings.dropout = Self.dropout
         trainer.settings.weightDecay = Self.weightDecay
-        let first = try train(trainer, examples: examples, validation: validation, round: 1, of: 2)
+        let rounds = 1 + Self.ensembleSize
+        let first = try train(trainer, examples: examples, validation: validation, round: 1, of: rounds)
 
         progress(.mining, 0, 1)
         let mined = Self.mine(first, examples: examples)
         note("mining: \(mined.count) negative windows scored above \(Self.miningScore) by the first head")
         examples += mined
         progress(.mining, 1, 1)
-        let head = try train(trainer, examples: examples, validation: validation, round: 2, of: 2)
+        var members: [WakeHead] = []
+        for member in 0..<Self.ensembleSize {
+            var seeded = trainer
+            seeded.settings.seed = settings.seed &+ UInt64(member)
+            members.append(try train(seeded, examples: examples, validation: validation, round: 2 + member, of: rounds))
+        }
+        guard let head = WakeHeadEnsemble.joined(members) else {
+            throw .failed("the heads could not be joined: \(WakeHeadEnsemble.problem(members) ?? "")")
+        }
         note("trained by \(Self.seconds(since: started)) s")
 
         progress(.validating, 0, 2)
