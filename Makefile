@@ -11,9 +11,10 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
-                $(OTHER_LANGUAGE_VOICES) \
+                $(OTHER_LANGUAGE_VOICES) hunspell-ko \
                 mandoc groff-base pandoc dpkg-dev \
                 libavahi-client-dev avahi-daemon avahi-utils dbus
+# hunspell-ko: the Korean words a Korean phrase's other speech is made of (docs/training.md).
 # Festival's speakers of other languages: real recorded vocal tracts that
 # read part of the training's other speech and its babble (docs/training.md).
 OTHER_LANGUAGE_VOICES := festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \

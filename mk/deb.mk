@@ -36,8 +36,10 @@ DEB_MAINTAINER    ?= $(shell git -C "$(CURDIR)" log -1 --format='%an <%ae>' 2>/d
 DEB_ARCH          := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 # Read at run time by the default engine (PocketSphinx's US English model), not linked.
 DEB_DATA_DEPENDS  := pocketsphinx-en-us
-# The user unit's `default` ALSA device is PipeWire once pipewire-alsa is installed.
-DEB_SUGGESTS      := pipewire-alsa
+# The user unit's `default` ALSA device is PipeWire once pipewire-alsa is installed;
+# `ears train` speaks with flite, festival and espeak-ng, and makes a Korean
+# phrase's other speech from hunspell-ko's words.
+DEB_SUGGESTS      := pipewire-alsa, flite, festival, espeak-ng, hunspell-ko
 
 .PHONY: deb deb-files
 

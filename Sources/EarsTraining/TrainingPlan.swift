@@ -20,7 +20,9 @@ import EarsPhonetics
 /// flite voices are not drowned by dozens of espeak-ng variants), a speaker
 /// of that engine, a rate and a pitch.
 ///
-/// Fortunes are English, so other speech is spoken by English voices (for a
+/// A Korean phrase's other speech is mostly Korean (`nativeSpeech`, read
+/// by its own voices in their splits); the rest is fortunes.
+/// Fortunes are English, so they are spoken by English voices (for a
 /// Korean phrase too: it is speech that is not the phrase either way), except
 /// a share (`otherLanguageSpeechShare`) of the train and validation clips,
 /// which speakers of other languages read (festival's Czech, Finnish,
@@ -58,6 +60,10 @@ package struct TrainingPlan: Sendable, Equatable {
     /// Share of the other-speech clips in the train and validation splits
     /// said by a voice of another language, when any is installed.
     package static let otherLanguageSpeechShare = 1.0 / 3
+    /// Share of the other-speech clips of a phrase in a language other than
+    /// English that are sentences in that language (`nativeSpeech`), read by
+    /// the phrase's own voices in every split; the rest stay fortunes.
+    package static let nativeSpeechShare = 2.0 / 3
     /// Words of a fortune said as a continuation.
     package static let continuationWords: ClosedRange<Int> = 2...6
     /// Quiet between the phrase and its continuation, in seconds.
@@ -82,9 +88,13 @@ package struct TrainingPlan: Sendable, Equatable {
     /// English);
     /// `soundAlikes` come from `SoundAlikeGenerator` (its `.word` kind is
     /// ignored: words alone are made here); `fortunes` are raw fortune-file
-    /// entries. Throws when the language has no voice, or the phrase is empty.
+    /// entries; `nativeSpeech` are sentences in the phrase's language when
+    /// it is not English (`KoreanSentenceMaker`): they are `nativeSpeechShare`
+    /// of the other speech and what the phrase's clips go on with.
+    /// Throws when the language has no voice, or the phrase is empty.
     package init(phrase: String, language: String, voices: [SynthVoice], otherLanguageVoices: [SynthVoice] = [],
-                soundAlikes: [SoundAlike], fortunes: [String], budget: TrainingBudget, seed: UInt64) throws(TrainingPlanError) {
+                soundAlikes: [SoundAlike], fortunes: [String], nativeSpeech: [String] = [], budget: TrainingBudget,
+                seed: UInt64) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }
         let own = Array(Set(voices.filter { $0.language == language })).sorted()
@@ -110,8 +120,10 @@ package struct TrainingPlan: Sendable, Equatable {
         let carriers = language == "ko" ? Self.koreanWordCarriers : Self.wordCarriers
         let distinctWords = words.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
 
-        // Continuations are English fortune words: only English voices say them well.
-        let continuations = language == "en" ? fortuneTexts : []
+        let nativeTexts = language == "en" ? [] : nativeSpeech.filter { !$0.lowercased().contains(folded) }
+        // A phrase's own voices go on in its language: fortune words for
+        // English, the native sentences otherwise (none: no continuation).
+        let continuations = language == "en" ? fortuneTexts : nativeTexts
 
         var clips: [TrainingClip] = []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
@@ -146,8 +158,15 @@ package struct TrainingPlan: Sendable, Equatable {
                 $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
+        var fortuneCount = budget.otherSpeech
+        if !nativeTexts.isEmpty {
+            let nativeCount = fortuneTexts.isEmpty ? budget.otherSpeech
+                : Int((Double(budget.otherSpeech) * Self.nativeSpeechShare).rounded())
+            fortuneCount -= nativeCount
+            add(.negative(.otherSpeech), count: nativeCount, pools: pools) { $0.pick(nativeTexts) }
+        }
         if !fortuneTexts.isEmpty {
-            add(.negative(.otherSpeech), count: budget.otherSpeech, pools: fortunePools, otherLanguages: foreign) { $0.pick(fortuneTexts) }
+            add(.negative(.otherSpeech), count: fortuneCount, pools: fortunePools, otherLanguages: foreign) { $0.pick(fortuneTexts) }
         }
         for split in Self.splits(count: budget.noiseOnly, using: &generator) {
             var clipGenerator = generator.child()

@@ -128,10 +128,35 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(!plan.clips.contains { $0.role == .negative(.noiseOnly) && !$0.continuation.isEmpty })
     }
 
-    @Test("a Korean phrase is never followed by English words")
+    @Test("a Korean phrase is never followed by English words: without Korean sentences it is not followed at all")
     func koreanHasNoContinuation() throws {
         let plan = try plan("코델리아 피파", language: "ko")
         #expect(!plan.clips.contains { !$0.continuation.isEmpty })
+    }
+
+    @Test("a Korean phrase's other speech is mostly Korean sentences read by its own voices in every split, and its calls go on in Korean")
+    func koreanOtherSpeechIsKorean() throws {
+        let korean = ["오늘 시장에 갔어요.", "바람이 많이 불어요?", "책을 읽고 잤다.", "코델리아 피파 안녕."]
+        let plan = try TrainingPlan(phrase: "코델리아 피파", language: "ko", voices: englishVoices + koreanVoices,
+                                    soundAlikes: [], fortunes: fortunes, nativeSpeech: korean,
+                                    budget: TrainingBudget(positives: 400), seed: 5)
+        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) }
+        #expect(other.count == TrainingBudget(positives: 400).otherSpeech)
+        let native = other.filter { $0.voice?.language == "ko" }
+        let share = Double(native.count) / Double(other.count)
+        #expect(abs(share - TrainingPlan.nativeSpeechShare) < 0.02, "share \(share)")
+        #expect(native.allSatisfy { korean.dropLast().contains($0.text) }, "the sentence holding the phrase is never said")
+        #expect(Set(native.map(\.split)) == Set(TrainingClip.Split.allCases))
+        // The same speaker split as the phrase: a held-out speaker's Korean is held out too.
+        let heldOut = Set(plan.clips.filter { $0.role == .positive && $0.split == .heldOut }.compactMap { $0.voice?.speakerID })
+        #expect(native.allSatisfy { ($0.split == .heldOut) == heldOut.contains($0.voice!.speakerID) })
+        #expect(other.filter { $0.voice?.language == "en" }.allSatisfy { !korean.contains($0.text) })
+        let continued = plan.clips.filter { $0.role == .positive && !$0.continuation.isEmpty }
+        #expect(!continued.isEmpty && continued.allSatisfy { $0.continuation.unicodeScalars.allSatisfy { !("a"..."z").contains($0) } })
+        // An English plan ignores Korean sentences.
+        let english = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
+                                       fortunes: fortunes, nativeSpeech: korean, budget: TrainingBudget(positives: 100), seed: 5)
+        #expect(!english.clips.contains { korean.contains($0.text) })
     }
 
     @Test("a one-word phrase has no word-alone or word-in-sentence negatives (they would be the phrase)")

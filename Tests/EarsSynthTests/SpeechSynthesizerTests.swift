@@ -161,6 +161,17 @@ import EarsTraining
         #expect(FortuneReader.fortunes(in: "/nonexistent").isEmpty)
     }
 
+    @Test("a hunspell word list is read as bare words: the count line, affix flags, blanks and repeats dropped")
+    func hunspellWords() throws {
+        #expect(HunspellWordReader.words(fromDictionary: "5\n가감/10\n가감/25\n\n바람\n1루/25\n") == ["가감", "바람", "1루"])
+        #expect(HunspellWordReader.words(in: "/nonexistent/ko.dic").isEmpty)
+        // Debian's hunspell-ko, which make setup installs.
+        let korean = HunspellWordReader.words(in: HunspellWordReader.koreanDictionary)
+        #expect(korean.count > 50_000 && !korean.contains { $0.contains("/") })
+        #expect(korean.contains("바람"), "composed syllables, as a person types them")
+        #expect(KoreanSentenceMaker.vocabulary(korean, avoiding: "코델리아 피파").count > 20_000)
+    }
+
     @Test("catalog parsing: MBROLA and novelty variants are left out")
     func parsing() {
         #expect(VoiceCatalog.parseFliteList("Voices available: kal awb_time kal16 \n").map(\.name) == ["kal", "kal16"])

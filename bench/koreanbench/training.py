@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Literal, TypedDict
 
+from wakebench.cache import SYNTHESIZERS, debian_versions, digest, file_digest, training_sources
+
 from .config import PHRASE
 
 
@@ -104,6 +106,14 @@ class TrainingRecord(TypedDict):
     user_s: float
     system_s: float
     stdout: str
+    sources: str  # training_identity() when it was made: a model made from other sources is not reused
+
+
+def training_identity() -> str:
+    """What the model depends on besides the phrase: the training sources and
+    the installed synthesizers (as the English benchmark keys its models), so
+    a change to either trains again instead of measuring a stale model."""
+    return digest(["korean-training-v1", file_digest(training_sources()), debian_versions(SYNTHESIZERS)])
 
 
 def train_command(ears: str, work: str) -> list[str]:
@@ -133,17 +143,21 @@ def train(ears: str, work: str) -> Training:
     """Runs `ears train` for the phrase at the default budget into
     WORKDIR/models, timing it (wall, and CPU from the child's resource usage),
     and keeps its output and times in WORKDIR/models/training-run.json. When
-    the model and that record are already there, it does not train again;
-    without the record the held-out voices are unknown, so it trains."""
+    the model and that record are already there and the record names this
+    checkout's training sources, it does not train again; without the record
+    the held-out voices are unknown, so it trains."""
     directory = models_directory(work)
     os.makedirs(directory, exist_ok=True)
     record_path = os.path.join(directory, TRAINING_RECORD)
     models = [name for name in os.listdir(directory) if name.endswith(".wakemodel")]
+    identity = training_identity()
     if models and os.path.exists(record_path):
         with open(record_path) as f:
-            training = read_training(json.load(f), cached=True)
-        if os.path.exists(training.model_path):
+            kept = json.load(f)
+        training = read_training(kept, cached=True)
+        if kept.get("sources") == identity and os.path.exists(training.model_path):
             return training
+        print("korean.py: the kept model was made from other training sources; training again", flush=True)
     command = train_command(ears, work)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
@@ -153,7 +167,7 @@ def train(ears: str, work: str) -> Training:
     if done.returncode != 0:
         raise SystemExit(f"korean.py: ears train failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
     record = TrainingRecord(command=command, wall_s=wall, user_s=after.ru_utime - before.ru_utime,
-                            system_s=after.ru_stime - before.ru_stime, stdout=done.stdout)
+                            system_s=after.ru_stime - before.ru_stime, stdout=done.stdout, sources=identity)
     with open(record_path, "w") as f:
         json.dump(record, f, ensure_ascii=False, indent=1)
     return read_training(record, cached=False)

@@ -35,7 +35,9 @@ SYNTHESIZERS = ["flite", "festival", "espeak-ng", "sox",
                 # festival's other-language speakers read part of the training's other speech
                 "festvox-czech-dita", "festvox-czech-krb", "festvox-czech-machac", "festvox-czech-ph",
                 "festvox-suopuhe-lj", "festvox-suopuhe-mv", "festvox-italp16k", "festvox-itapc16k",
-                "festvox-ca-ona-hts"]
+                "festvox-ca-ona-hts",
+                # a Korean phrase's other speech is made of its words
+                "hunspell-ko"]
 
 
 def digest(parts: Iterable[bytes | str]) -> str:

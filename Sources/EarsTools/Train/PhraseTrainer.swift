@@ -240,18 +240,38 @@ final class PhraseTrainer {
         // A few distinct sound-alikes said by every voice would outweigh the
         // phrase itself: at most `clipsPerSoundAlike` clips each.
         budget.soundAlikes = min(budget.soundAlikes, max(1, soundAlikes.count) * Self.clipsPerSoundAlike)
+        let nativeSpeech = try Self.nativeSpeech(phrase: settings.phrase, language: settings.language, seed: settings.seed)
         do throws(TrainingPlanError) {
             // Speakers of other languages read a share of the other speech
             // unless the voices were chosen by hand (`--voices`).
             let otherLanguages = settings.voices.isEmpty ? catalog.otherLanguageVoices : []
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
                                     otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
-                                    fortunes: FortuneReader.fortunes(), budget: budget,
+                                    fortunes: FortuneReader.fortunes(), nativeSpeech: nativeSpeech, budget: budget,
                                     seed: settings.seed)
         } catch {
             throw .failed(error.sentence)
         }
     }
+
+    /// Sentences in the phrase's language for its other speech: none for
+    /// English (fortunes are English), `nativeSentenceCount` Korean ones
+    /// from hunspell-ko's words for Korean. Throws, naming the package, when
+    /// the word list is missing: a Korean head that never heard other Korean
+    /// speech wakes on Korean conversation.
+    static func nativeSpeech(phrase: String, language: String, seed: UInt64,
+                             dictionary: String = HunspellWordReader.koreanDictionary) throws(Failure) -> [String] {
+        guard language == "ko" else { return [] }
+        let vocabulary = KoreanSentenceMaker.vocabulary(HunspellWordReader.words(in: dictionary), avoiding: phrase)
+        guard !vocabulary.isEmpty else {
+            throw .failed("a Korean phrase's other speech is made from the Korean word list \(dictionary), which is missing; "
+                + "run \(HunspellWordReader.koreanInstallCommand)")
+        }
+        return KoreanSentenceMaker.sentences(from: vocabulary, avoiding: phrase, count: nativeSentenceCount, seed: seed)
+    }
+
+    /// Korean sentences made for a Korean phrase's other speech.
+    static let nativeSentenceCount = 2_000
 
     /// Every clip with quiet before and after its speech (seeded per clip).
     static func withQuiet(_ clips: [TrainingClip], seed: UInt64) -> [TrainingClip] {
