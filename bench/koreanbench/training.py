@@ -123,17 +123,23 @@ def train_command(ears: str, work: str) -> list[str]:
     return [ears, "train", PHRASE, "--models-dir", models_directory(work), "--use-anyway"]
 
 
+def written_model(stdout: str) -> str | None:
+    """The model file `ears train` says it wrote ("wrote PATH"), or None."""
+    found = re.search(r"^wrote (.+)$", stdout, re.MULTILINE)
+    return found.group(1) if found else None
+
+
 def read_training(record: TrainingRecord, cached: bool) -> Training:
     """Reads what `ears train` printed: the model file ("wrote PATH"), its
     threshold and the held-out voices ("held-out voices (A, B): ...")."""
     stdout: str = record["stdout"]
-    path = re.search(r"^wrote (.+)$", stdout, re.MULTILINE)
+    path = written_model(stdout)
     threshold = re.search(r"threshold ([0-9.]+), trained in", stdout)
     held_out = re.search(r"held-out voices \(([^)]*)\)", stdout)
     if not (path and threshold and held_out):
         raise SystemExit(f"korean.py: could not read ears train's output (the model file, threshold or held-out "
                          f"voices):\n{stdout}")
-    return Training(record["command"], path.group(1), float(threshold.group(1)), model_voices(path.group(1)),
+    return Training(record["command"], path, float(threshold.group(1)), model_voices(path),
                     [v.strip() for v in held_out.group(1).split(",") if v.strip()],
                     record["wall_s"], record["user_s"] + record["system_s"],
                     stdout.strip().splitlines(), cached)
@@ -154,10 +160,10 @@ def train(ears: str, work: str) -> Training:
     if models and os.path.exists(record_path):
         with open(record_path) as f:
             kept = json.load(f)
-        training = read_training(kept, cached=True)
-        if kept.get("sources") == identity and os.path.exists(training.model_path):
-            return training
-        print("korean.py: the kept model was made from other training sources; training again", flush=True)
+        path = written_model(kept["stdout"])
+        if kept.get("sources") == identity and path and os.path.exists(path):
+            return read_training(kept, cached=True)
+        print("korean.py: the kept model is missing or was made from other training sources; training again", flush=True)
     command = train_command(ears, work)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
