@@ -42,7 +42,7 @@ package struct NeuralWakeSpotter: Sendable {
         /// in the stream (negative when the front end's output lags the audio).
         package var endOffsetSeconds = 0.0
         /// Scores averaged before the threshold (1: none).
-        package var averageSteps = 3
+        package var averageSteps = 2
         /// Steps to wait after the crossing for a higher score (0: report at once).
         package var peakSteps = 1
         /// Seconds after a detection in which the same phrase cannot fire.
