@@ -1,4 +1,5 @@
 import EarsCore
+import EarsPhonetics
 
 /// Korean speech that is not the phrase, for a Korean phrase's other-speech
 /// negatives: short sentences of real Korean words (a spelling dictionary's,
@@ -25,9 +26,9 @@ package enum KoreanSentenceMaker {
     /// Endings put after the last word.
     package static let endings = ["요", "다", "야", "어요", "습니다", "지", "네"]
 
-    /// Whether `character` is a precomposed Hangul syllable (U+AC00–U+D7A3).
+    /// Whether `character` is one precomposed Hangul syllable (`Hangul.isSyllable`).
     package static func isHangulSyllable(_ character: Character) -> Bool {
-        character.unicodeScalars.count == 1 && (0xAC00...0xD7A3).contains(character.unicodeScalars.first!.value)
+        character.unicodeScalars.count == 1 && Hangul.isSyllable(character.unicodeScalars.first!)
     }
 
     /// The words of `dictionary` fit to say: Hangul syllables only, 1 to 5 of
