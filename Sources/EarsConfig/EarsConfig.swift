@@ -82,7 +82,7 @@ package struct EarsConfig: Sendable, Equatable {
     /// `noise_suppression_db`) instead of as captured. Off by default: the
     /// heads were trained on undenoised audio, and on the benchmark's quick
     /// run (docs/training.md, issue 20) denoising did not help them.
-    package var trainedDenoise = false
+    package var trainedDenoise = true
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

@@ -8,6 +8,7 @@ import EarsPhonetics
 import EarsNeural
 import EarsTraining
 import EarsEngines
+import EarsSpeex
 
 /// One run of `ears train`: plan the synthesized corpus, say it, hear it
 /// through the shared front end, train the phrase's head, mine the
@@ -65,6 +66,11 @@ final class PhraseTrainer {
     /// Sound-alike texts asked of the generator (its neighbours and sentences).
     /// (Only the distinct ones are negatives: `DetectorFactory.distinct`.)
     static let soundAlikeCount = 120
+    /// The heads hear every clip through speexdsp's noise suppressor at this
+    /// level (dB), as `ears listen` feeds them (`[wake] trained_denoise`, on by
+    /// default): a head trained on raw audio and fed denoised audio heard more
+    /// babble but woke more often (docs/training.md's lever table).
+    static let denoiseDecibels = -15
     /// Clips of each distinct sound-alike text, at most.
     static let clipsPerSoundAlike = 80
     /// Heads trained from different seeds on the mined windows and joined
@@ -343,8 +349,10 @@ final class PhraseTrainer {
         let trail = Self.trailSeconds
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let embedder: OpenWakeWordEmbedder
+            let suppressor: SpeexNoiseSuppressor
             do throws(TranscriberError) {
                 embedder = try OpenWakeWordEmbedder.locate()
+                suppressor = try Self.suppressor()
             } catch {
                 failure.withLock { $0 = $0 ?? error.sentence }
                 return
@@ -354,7 +362,9 @@ final class PhraseTrainer {
                 let samples = audio[index]
                 let clip = clips[index]
                 do throws(TranscriberError) {
-                    let embeddings = try embedder.embeddings(ofClip: samples)
+                    // Each clip is a stream of its own: the noise estimate starts afresh.
+                    suppressor.reset()
+                    let embeddings = try embedder.embeddings(ofClip: suppressor.denoise(samples))
                     let hasSpeech = clip.role != .negative(.noiseOnly) && clip.augmentation.trailSeconds > 0
                     let end = hasSpeech ? continuedEnds[clip.index] ?? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
                     let features = ClipFeatures(role: clip.role, split: clip.split, augmentation: clip.augmentation,
@@ -372,6 +382,15 @@ final class PhraseTrainer {
         if isCancelled() { throw .cancelled }
         if let sentence = failure.withLock({ $0 }) { throw .failed(sentence) }
         return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// A noise suppressor at `denoiseDecibels`, for one worker thread.
+    private static func suppressor() throws(TranscriberError) -> SpeexNoiseSuppressor {
+        do throws(NoiseSuppressorError) {
+            return try SpeexNoiseSuppressor(suppressionDecibels: denoiseDecibels)
+        } catch {
+            throw .engineFailed(engine: "trained", detail: error.sentence)
+        }
     }
 
     /// The labelled windows of `clips` (`TrainingWindows`).
