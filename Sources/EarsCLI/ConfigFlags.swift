@@ -37,7 +37,7 @@ package enum ConfigFlags {
         FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)", group: .trained),
         FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)", group: .trained),
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)", group: .trained),
-        FlagSpec("--trained-denoise", "on|off", "trained models hear denoised audio (default off: as captured)", group: .trained),
+        FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
     ]
 
@@ -89,7 +89,7 @@ package enum ConfigFlags {
                 overrides.modelsDirectory = text
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
-            case "--trained-denoise": overrides.trainedDenoise = try FlagValue.onOff(name, text)
+            case "--trained-denoise": overrides.trainedDenoise = text == "auto" ? .some(nil) : try FlagValue.onOff(name, text)
             case "--auto-train": overrides.autoTrain = try FlagValue.onOff(name, text)
             default: continue
             }

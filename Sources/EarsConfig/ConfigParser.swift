@@ -276,7 +276,13 @@ package enum ConfigParser {
         numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
         switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
-        switchKey(section: "wake", name: "trained_denoise", allowed: "on or off: trained models hear the audio through the noise suppressor (default off: as captured)") { $0.trainedDenoise = $1 },
+        Key(section: "wake", name: "trained_denoise",
+            allowed: "auto, on or off: trained models hear the audio through the noise suppressor (default auto: as their models were trained)") { config, value, _ in
+            if value == "auto" { config.trainedDenoise = nil; return nil }
+            guard let flag = parseSwitch(value) else { return "not auto, on or off" }
+            config.trainedDenoise = flag
+            return nil
+        },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         switchKey(section: "wake", name: "auto_train", allowed: "on or off: train a model in the background for each phrase without one") { $0.autoTrain = $1 },
         numberKey(section: "wake", name: "auto_train_minutes", range: 0.1...120, problem: "not a number of minutes from 0.1 to 120",

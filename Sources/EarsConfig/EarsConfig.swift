@@ -79,10 +79,9 @@ package struct EarsConfig: Sendable, Equatable {
     package var trainedContest = false
     /// `[wake] trained_denoise`: whether trained models hear the audio
     /// through the noise suppressor (`noise_suppression`,
-    /// `noise_suppression_db`) instead of as captured. Off by default: the
-    /// heads were trained on undenoised audio, and on the benchmark's quick
-    /// run (docs/training.md, issue 20) denoising did not help them.
-    package var trainedDenoise = true
+    /// `noise_suppression_db`) instead of as captured; nil (`auto`, the
+    /// default): as their models were trained (`WakeModel.heardDenoised`).
+    package var trainedDenoise: Bool?
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

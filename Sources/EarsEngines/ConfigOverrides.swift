@@ -34,8 +34,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedThreshold: Double?
     /// `--trained-contest on|off`.
     package var trainedContest: Bool?
-    /// `--trained-denoise on|off`: `[wake] trained_denoise`.
-    package var trainedDenoise: Bool?
+    /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
+    package var trainedDenoise: Bool??
     /// `--auto-train on|off`: `[wake] auto_train`.
     package var autoTrain: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.

@@ -135,21 +135,27 @@ package enum EngineFactory {
     }
 
     /// The ear for `engines`: the gate and noise suppressor `config` asks for
-    /// sit in front of the acoustic engine; trained models hear every chunk
-    /// as captured, as they were trained.
+    /// sit in front of the acoustic engine; trained models hear every chunk,
+    /// denoised or as captured as they were trained (`trainedDenoise`).
     package static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         switch engines {
         case let .acoustic(engine):
             return try ear(for: config, transcriber: engine, meter: meter)
         case let .trained(engine):
-            // No gate: the heads hear every chunk; denoised only when asked (`trained_denoise`).
-            return Ear(transcriber: engine, suppressor: config.trainedDenoise ? try suppressor(for: config) : nil,
+            // No gate: the heads hear every chunk, denoised as they were trained (or as `trained_denoise` says).
+            return Ear(transcriber: engine, suppressor: trainedDenoise(config, engine) ? try suppressor(for: config) : nil,
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
             return Ear(transcriber: acoustic, gate: config.speechGate ? EnergySpeechGate() : nil,
-                       suppressor: try suppressor(for: config), rawTranscriber: trained, rawHearsDenoised: config.trainedDenoise,
+                       suppressor: try suppressor(for: config), rawTranscriber: trained, rawHearsDenoised: trainedDenoise(config, trained),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
+    }
+
+    /// Whether `trained`'s models hear denoised audio: `[wake] trained_denoise`
+    /// when set, else as the models were trained (`NeuralTranscriber.hearsDenoised`).
+    package static func trainedDenoise(_ config: EarsConfig, _ trained: NeuralTranscriber) -> Bool {
+        config.trainedDenoise ?? trained.hearsDenoised
     }
 
     /// The noise suppressor `config` asks for, or nil when it is off.

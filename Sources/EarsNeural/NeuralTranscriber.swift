@@ -30,6 +30,9 @@ package final class NeuralTranscriber: Transcriber {
     /// Audio time the next feed should start at, in samples.
     private var nextSample: Int64 = 0
     private var utterance = NeuralTranscriber.firstUtterance
+    /// Whether the models were trained on denoised audio (all of them, or none:
+    /// `init` refuses a mix), so the ear should denoise what it feeds them.
+    package let hearsDenoised: Bool
     /// Spotters deciding at other thresholds over the same embeddings (`watch`).
     private var watched: [Watched] = []
 
@@ -49,10 +52,17 @@ package final class NeuralTranscriber: Transcriber {
     /// threshold; `modelName` is what the status socket shows.
     package init(embedder: any SpeechEmbedder, models: [WakeModel], thresholdOverride: Double? = nil,
                 modelName: String) throws(TranscriberError) {
-        for model in models where model.frontEndVersion != embedder.frontEndVersion {
-            throw .engineFailed(engine: "trained", detail: "the model of \"\(model.phrase)\" was trained on the front end \(model.frontEndVersion), "
+        for model in models where model.embedderVersion != embedder.frontEndVersion {
+            throw .engineFailed(engine: "trained", detail: "the model of \"\(model.phrase)\" was trained on the front end \(model.embedderVersion), "
                 + "and this ears has \(embedder.frontEndVersion); run ears train \"\(model.phrase)\" again")
         }
+        // One ear feeds every model the same audio: they must all want it denoised, or none.
+        if let first = models.first, let other = models.first(where: { $0.heardDenoised != first.heardDenoised }) {
+            let older = first.heardDenoised ? other : first
+            throw .engineFailed(engine: "trained", detail: "the model of \"\(older.phrase)\" was trained on audio as captured by an earlier ears, "
+                + "and the others on denoised audio; run ears train \"\(older.phrase)\" again")
+        }
+        hearsDenoised = models.first?.heardDenoised ?? false
         self.embedder = embedder
         self.models = models
         self.modelName = modelName

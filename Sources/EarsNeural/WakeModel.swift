@@ -57,7 +57,8 @@ package struct WakeModel: Sendable, Equatable {
     package var phrase: String
     /// Language tag of the phrase (e.g. `en-US`).
     package var language: String
-    /// `SpeechEmbedder.frontEndVersion` of the front end the head was trained on.
+    /// `SpeechEmbedder.frontEndVersion` of the front end the head was trained
+    /// on, followed by `denoisedSuffix` when its clips were denoised first.
     package var frontEndVersion: String
     package var head: WakeHead
     /// The score at or above which the phrase is heard.
@@ -74,6 +75,19 @@ package struct WakeModel: Sendable, Equatable {
         self.threshold = threshold
         self.training = training
         self.validation = validation
+    }
+
+    /// What `frontEndVersion` ends in when the head heard every clip through
+    /// the noise suppressor before the front end (a model of an earlier ears
+    /// lacks it: it heard audio as captured).
+    package static let denoisedSuffix = " +denoised"
+
+    /// Whether the head was trained on denoised audio (and so wants it).
+    package var heardDenoised: Bool { frontEndVersion.hasSuffix(Self.denoisedSuffix) }
+
+    /// The embedder's version the head was trained on, without the suffix.
+    package var embedderVersion: String {
+        heardDenoised ? String(frontEndVersion.dropLast(Self.denoisedSuffix.count)) : frontEndVersion
     }
 
     /// The model file's bytes (see `WakeModelFile` for the layout).

@@ -127,6 +127,30 @@ final class ScriptedEmbedder: SpeechEmbedder {
         }
     }
 
+    @Test("a model trained on denoised audio is accepted on its front end and says it wants denoised audio")
+    func aDenoisedModelWantsDenoisedAudio() throws {
+        let denoised = Self.model(frontEndVersion: "scripted-1" + WakeModel.denoisedSuffix)
+        #expect(denoised.heardDenoised && denoised.embedderVersion == "scripted-1")
+        let transcriber = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [denoised], modelName: "test.wakemodel")
+        #expect(transcriber.hearsDenoised)
+        let plain = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [Self.model()], modelName: "test.wakemodel")
+        #expect(!plain.hearsDenoised)
+    }
+
+    @Test("a model trained on audio as captured beside denoised ones is refused, naming it and ears train")
+    func aMixOfDenoisedAndCapturedModelsIsRefused() {
+        var older = Self.model()
+        older.phrase = "hey jarvis"
+        let denoised = Self.model(frontEndVersion: "scripted-1" + WakeModel.denoisedSuffix)
+        #expect {
+            _ = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [denoised, older], modelName: "test.wakemodel")
+        } throws: { error in
+            guard let error = error as? TranscriberError, case let .engineFailed(engine, detail) = error else { return false }
+            return engine == "trained" && detail.contains("\"hey jarvis\"") && detail.contains("ears train")
+                && detail.contains("as captured")
+        }
+    }
+
     @Test("each watched threshold gives the pieces an engine overridden to that threshold gives, beside the engine's own")
     func watchedThresholdsDecideLikeOverrides() throws {
         // Steps scoring 0.9975 (loud), 0.5 (zero) and 0.0025 (quiet): a medium run (after the

@@ -16,7 +16,7 @@ import Testing
         trained_denoise = on
         """, file: "ears.conf")
         #expect(!config.trainedModels)
-        #expect(config.trainedDenoise)
+        #expect(config.trainedDenoise == true)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
     }
@@ -27,7 +27,20 @@ import Testing
         #expect(config.trainedModels)
         #expect(config.modelsDirectory == nil)
         #expect(config.trainedThreshold == nil)
-        #expect(!config.trainedDenoise) // the heads were trained on audio as captured
+        #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
+    }
+
+    @Test("trained_denoise takes auto, on and off, and names the three when refused")
+    func trainedDenoiseTakesAutoOnOff() throws {
+        #expect(try ConfigParser.parse("[wake]\ntrained_denoise = auto\n", file: "ears.conf").trainedDenoise == nil)
+        #expect(try ConfigParser.parse("[wake]\ntrained_denoise = off\n", file: "ears.conf").trainedDenoise == false)
+        do {
+            _ = try ConfigParser.parse("[wake]\ntrained_denoise = maybe\n", file: "ears.conf")
+            Issue.record("maybe was accepted")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.description.contains("auto, on or off"))
+        }
     }
 
     @Test("a relative models directory is refused with its line", arguments: ["models", "./phrases"])

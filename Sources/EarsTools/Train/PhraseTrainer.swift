@@ -331,7 +331,7 @@ final class PhraseTrainer {
     /// The front end's version (what the model is tied to), checking it loads.
     private func probeFrontEnd() throws(Failure) -> String {
         do throws(TranscriberError) {
-            return try OpenWakeWordEmbedder.locate().frontEndVersion
+            return try OpenWakeWordEmbedder.locate().frontEndVersion + WakeModel.denoisedSuffix
         } catch {
             throw .failed(error.sentence)
         }
