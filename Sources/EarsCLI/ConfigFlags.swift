@@ -89,7 +89,11 @@ package enum ConfigFlags {
                 overrides.modelsDirectory = text
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
-            case "--trained-denoise": overrides.trainedDenoise = text == "auto" ? .some(nil) : try FlagValue.onOff(name, text)
+            case "--trained-denoise":
+                guard text == "auto" || ConfigParser.parseSwitch(text) != nil else {
+                    throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")
+                }
+                overrides.trainedDenoise = .some(ConfigParser.parseSwitch(text))
             case "--auto-train": overrides.autoTrain = try FlagValue.onOff(name, text)
             default: continue
             }

@@ -96,6 +96,18 @@ import EarsConfig
         #expect(ConfigParser.words(1e-80...1) == "1e-80 to 1")
     }
 
+    @Test("--trained-denoise takes auto (as the models were trained), on and off, and refuses anything else")
+    func trainedDenoiseFlag() throws {
+        func denoise(_ text: String) throws -> Bool?? {
+            try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--trained-denoise", value: text)])).trainedDenoise
+        }
+        #expect(try denoise("auto") == .some(nil))
+        #expect(try denoise("on") == .some(true))
+        #expect(try denoise("off") == .some(false))
+        #expect(throws: UsageError(description: "ears: --trained-denoise maybe is not auto, on or off")) { try denoise("maybe") }
+        #expect(try ConfigFlags.overrides(from: ParsedArguments(flags: [])).trainedDenoise == nil) // not given: the file decides
+    }
+
     @Test("overrides read in order: --phrase adds, others take the last")
     func overridesInOrder() throws {
         let parsed = ParsedArguments(flags: [.init(name: "--phrase", value: "a"), .init(name: "--phrase", value: "b"),

@@ -67,9 +67,11 @@ final class PhraseTrainer {
     /// (Only the distinct ones are negatives: `DetectorFactory.distinct`.)
     static let soundAlikeCount = 120
     /// The heads hear every clip through speexdsp's noise suppressor at this
-    /// level (dB), as `ears listen` feeds them (`[wake] trained_denoise`, on by
-    /// default): a head trained on raw audio and fed denoised audio heard more
-    /// babble but woke more often (docs/training.md's lever table).
+    /// level (dB), each clip with a fresh noise estimate, and the model says so
+    /// (`WakeModel.denoisedSuffix`), so `ears listen` feeds them denoised audio
+    /// too (`[wake] trained_denoise = auto`). Measured on the quick benchmark
+    /// (docs/training.md's lever table): more calls at 5 dB, in babble and in
+    /// the room, fewer false wakes, than heads trained on audio as captured.
     static let denoiseDecibels = -15
     /// Clips of each distinct sound-alike text, at most.
     static let clipsPerSoundAlike = 80
