@@ -107,9 +107,11 @@ import Testing
     func trainedSweepAtCurrentEqualsScan() throws {
         let dir = try scratchDirectory("tune-trained")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // The budget and seed TrainTests measured (threshold 0.85, ~25–50 s on 2 cores).
+        // A small budget (~25–50 s on 2 cores); the sweep, not the model's quality, is under test, so the
+        // model is used even when the acoustic route beats it on the few held-out calls (`--use-anyway`).
         let models = dir + "/models"
-        let trained = try runCommand(earsBinary, ["train", "hey cordelia", "--minutes", "0.5", "--seed", "5", "--models-dir", models],
+        let trained = try runCommand(earsBinary, ["train", "hey cordelia", "--minutes", "0.5", "--seed", "5", "--models-dir", models,
+                                                  "--use-anyway"],
                                      environment: ["TMPDIR": dir])
         try #require(trained.status == 0, "\(trained.stderr)")
         let positives = [dir + "/call.wav", dir + "/twice.wav", dir + "/slt.wav"]
