@@ -95,7 +95,7 @@ let package = Package(
         // The offline tools, which never run in the daemon: scan, tune, train,
         // soundalikes, model status.
         .target(name: "EarsTools",
-                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth", "EarsPocketSphinx", "EarsVosk", "EarsSpeex"],
+                dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining", "EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth", "EarsPocketSphinx", "EarsVosk"],
                 path: "Sources/EarsTools"),
         // The daemon: the listen loop, capture, supervision, the Wyoming wake
         // service and zeroconf, background training.

@@ -90,10 +90,10 @@ package enum ConfigFlags {
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
             case "--trained-denoise":
-                guard text == "auto" || ConfigParser.parseSwitch(text) != nil else {
+                guard let setting = ConfigParser.parseAutoSwitch(text) else {
                     throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")
                 }
-                overrides.trainedDenoise = .some(ConfigParser.parseSwitch(text))
+                overrides.trainedDenoise = setting
             case "--auto-train": overrides.autoTrain = try FlagValue.onOff(name, text)
             default: continue
             }

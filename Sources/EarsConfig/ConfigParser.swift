@@ -213,6 +213,12 @@ package enum ConfigParser {
         }
     }
 
+    /// `auto` or an on/off word (`parseSwitch`): `.some(nil)` for auto,
+    /// `.some(flag)` for a switch, nil for anything else.
+    package static func parseAutoSwitch(_ value: String) -> Bool?? {
+        value == "auto" ? .some(nil) : parseSwitch(value).map { .some($0) }
+    }
+
     private static var sectionList: String {
         var seen: [String] = []
         for key in keys where !seen.contains(key.section) { seen.append(key.section) }
@@ -278,9 +284,8 @@ package enum ConfigParser {
         switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
         Key(section: "wake", name: "trained_denoise",
             allowed: "auto, on or off: trained models hear the audio through the noise suppressor (default auto: as their models were trained)") { config, value, _ in
-            if value == "auto" { config.trainedDenoise = nil; return nil }
-            guard let flag = parseSwitch(value) else { return "not auto, on or off" }
-            config.trainedDenoise = flag
+            guard let setting = parseAutoSwitch(value) else { return "not auto, on or off" }
+            config.trainedDenoise = setting
             return nil
         },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },

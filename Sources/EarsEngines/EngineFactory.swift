@@ -161,8 +161,14 @@ package enum EngineFactory {
     /// The noise suppressor `config` asks for, or nil when it is off.
     package static func suppressor(for config: EarsConfig) throws(TranscriberError) -> (any NoiseSuppressor)? {
         guard config.noiseSuppression else { return nil }
+        return try suppressor(decibels: config.noiseSuppressionDecibels)
+    }
+
+    /// A noise suppressor at `decibels` (speexdsp; also what `ears train`
+    /// puts in front of the front end). Used from one thread.
+    package static func suppressor(decibels: Int) throws(TranscriberError) -> any NoiseSuppressor {
         do throws(NoiseSuppressorError) {
-            return try SpeexNoiseSuppressor(suppressionDecibels: config.noiseSuppressionDecibels)
+            return try SpeexNoiseSuppressor(suppressionDecibels: decibels)
         } catch {
             throw .engineFailed(engine: "speexdsp", detail: error.sentence)
         }

@@ -40,7 +40,7 @@ import Testing
         "EarsSystemd": ["CSystemd"],
         "EarsAvahi": ["CAvahi"],
         "EarsEngines": Set(core + ["EarsPocketSphinx", "EarsSpeex", "EarsVosk", "EarsONNX"]),
-        "EarsTools": Set(core + ["EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth", "EarsPocketSphinx", "EarsVosk", "EarsSpeex"]),
+        "EarsTools": Set(core + ["EarsSystem", "EarsEngines", "EarsFiles", "EarsONNX", "EarsSynth", "EarsPocketSphinx", "EarsVosk"]),
         "EarsDaemon": Set(core + edges + ["EarsEngines"]),
         "EarsCLI": Set(core + edges + ["EarsEngines", "EarsTools", "EarsDaemon"]),
         "ears": ["EarsCLI"],

@@ -8,7 +8,6 @@ import EarsPhonetics
 import EarsNeural
 import EarsTraining
 import EarsEngines
-import EarsSpeex
 
 /// One run of `ears train`: plan the synthesized corpus, say it, hear it
 /// through the shared front end, train the phrase's head, mine the
@@ -351,10 +350,10 @@ final class PhraseTrainer {
         let trail = Self.trailSeconds
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let embedder: OpenWakeWordEmbedder
-            let suppressor: SpeexNoiseSuppressor
+            let suppressor: any NoiseSuppressor
             do throws(TranscriberError) {
                 embedder = try OpenWakeWordEmbedder.locate()
-                suppressor = try Self.suppressor()
+                suppressor = try EngineFactory.suppressor(decibels: Self.denoiseDecibels)
             } catch {
                 failure.withLock { $0 = $0 ?? error.sentence }
                 return
@@ -384,15 +383,6 @@ final class PhraseTrainer {
         if isCancelled() { throw .cancelled }
         if let sentence = failure.withLock({ $0 }) { throw .failed(sentence) }
         return results.withLock { $0.compactMap { $0 } }
-    }
-
-    /// A noise suppressor at `denoiseDecibels`, for one worker thread.
-    private static func suppressor() throws(TranscriberError) -> SpeexNoiseSuppressor {
-        do throws(NoiseSuppressorError) {
-            return try SpeexNoiseSuppressor(suppressionDecibels: denoiseDecibels)
-        } catch {
-            throw .engineFailed(engine: "trained", detail: error.sentence)
-        }
     }
 
     /// The labelled windows of `clips` (`TrainingWindows`).
