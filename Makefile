@@ -6,6 +6,12 @@ PREFIX       ?= /usr/local
 DESTDIR      ?=
 CONFIG       ?=
 BUILD_DIR    ?= .build
+# Festival's speakers of other languages: real recorded vocal tracts that
+# read part of the training's other speech and its babble (docs/training.md).
+# Defined before APT_PACKAGES: := expands at once, so a later definition
+# left them out of every fresh setup.
+OTHER_LANGUAGE_VOICES := festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
+                festvox-suopuhe-lj festvox-suopuhe-mv festvox-italp16k festvox-itapc16k festvox-ca-ona-hts
 APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfile1-dev \
                 libsamplerate0-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx \
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
@@ -15,10 +21,6 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 mandoc groff-base pandoc dpkg-dev \
                 libavahi-client-dev avahi-daemon avahi-utils dbus
 # hunspell-ko: the Korean words a Korean phrase's other speech is made of (docs/training.md).
-# Festival's speakers of other languages: real recorded vocal tracts that
-# read part of the training's other speech and its babble (docs/training.md).
-OTHER_LANGUAGE_VOICES := festvox-czech-dita festvox-czech-krb festvox-czech-machac festvox-czech-ph \
-                festvox-suopuhe-lj festvox-suopuhe-mv festvox-italp16k festvox-itapc16k festvox-ca-ona-hts
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
