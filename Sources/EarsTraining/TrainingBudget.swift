@@ -22,14 +22,6 @@ package struct TrainingBudget: Sendable, Hashable {
     package static let otherSpeechPerPositive = 0.5
     /// Noise-only clips per positive.
     package static let noiseOnlyPerPositive = 0.15
-    /// Other speech said only by the validation voices, per positive, on
-    /// top of the validation split's share of `otherSpeech`: the threshold a
-    /// model is stored with is the lowest with no false wake in the
-    /// validation speech, and a few minutes of it (the share alone, about
-    /// 10 minutes at the default budget) let thresholds through that woke
-    /// several times an hour on the benchmark's read speech. 0.25 adds about
-    /// half an hour at the default budget.
-    package static let validationSpeechPerPositive = 0.25
 
     /// Positive utterances.
     package var positives: Int
@@ -43,8 +35,6 @@ package struct TrainingBudget: Sendable, Hashable {
     package var otherSpeech: Int
     /// Noise-only clips.
     package var noiseOnly: Int
-    /// Fortunes spoken by validation voices only (`validationSpeechPerPositive`).
-    package var validationSpeech: Int
 
     /// A budget of `positives` with the other counts in the fixed ratios above.
     package init(positives: Int) {
@@ -56,7 +46,6 @@ package struct TrainingBudget: Sendable, Hashable {
         wordsInSentences = scaled(Self.wordsInSentencesPerPositive)
         otherSpeech = scaled(Self.otherSpeechPerPositive)
         noiseOnly = scaled(Self.noiseOnlyPerPositive)
-        validationSpeech = scaled(Self.validationSpeechPerPositive)
     }
 
     /// The budget for a whole training run of `minutes`: the default at
@@ -68,7 +57,5 @@ package struct TrainingBudget: Sendable, Hashable {
     }
 
     /// Every clip the budget asks for, when the phrase has several words.
-    package var totalClips: Int {
-        positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly + validationSpeech
-    }
+    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly }
 }

@@ -127,8 +127,8 @@ package struct TrainingPlan: Sendable, Equatable {
 
         var clips: [TrainingClip] = []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
-                 otherLanguages: [SynthVoice] = [], only: TrainingClip.Split? = nil, text: (inout SeededGenerator) -> String) {
-            let splits = only.map { [TrainingClip.Split](repeating: $0, count: count) } ?? Self.splits(count: count, using: &generator)
+                 otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
+            let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
                 var voice = pools.voice(in: split, using: &clipGenerator)
@@ -158,20 +158,16 @@ package struct TrainingPlan: Sendable, Equatable {
                 $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
-        func addOtherSpeech(count: Int, only: TrainingClip.Split? = nil) {
-            var fortuneCount = count
-            if !nativeTexts.isEmpty {
-                let nativeCount = fortuneTexts.isEmpty ? count : Int((Double(count) * Self.nativeSpeechShare).rounded())
-                fortuneCount -= nativeCount
-                add(.negative(.otherSpeech), count: nativeCount, pools: pools, only: only) { $0.pick(nativeTexts) }
-            }
-            if !fortuneTexts.isEmpty {
-                add(.negative(.otherSpeech), count: fortuneCount, pools: fortunePools, otherLanguages: foreign, only: only) {
-                    $0.pick(fortuneTexts)
-                }
-            }
+        var fortuneCount = budget.otherSpeech
+        if !nativeTexts.isEmpty {
+            let nativeCount = fortuneTexts.isEmpty ? budget.otherSpeech
+                : Int((Double(budget.otherSpeech) * Self.nativeSpeechShare).rounded())
+            fortuneCount -= nativeCount
+            add(.negative(.otherSpeech), count: nativeCount, pools: pools) { $0.pick(nativeTexts) }
         }
-        addOtherSpeech(count: budget.otherSpeech)
+        if !fortuneTexts.isEmpty {
+            add(.negative(.otherSpeech), count: fortuneCount, pools: fortunePools, otherLanguages: foreign) { $0.pick(fortuneTexts) }
+        }
         for split in Self.splits(count: budget.noiseOnly, using: &generator) {
             var clipGenerator = generator.child()
             var augmentation = Augmentation.random(using: &clipGenerator, noiseChance: 1, allowBabble: !english.isEmpty)
@@ -181,8 +177,6 @@ package struct TrainingPlan: Sendable, Equatable {
             clips.append(TrainingClip(index: clips.count, role: .negative(.noiseOnly), text: "", voice: nil,
                                       augmentation: augmentation, split: split, noiseSeconds: seconds))
         }
-        // Last, so every clip above is drawn as it was without them.
-        addOtherSpeech(count: budget.validationSpeech, only: .validation)
         self.clips = clips
     }
 

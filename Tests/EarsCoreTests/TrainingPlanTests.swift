@@ -79,7 +79,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(count(.negative(.soundAlike)) == budget.soundAlikes)
         #expect(count(.negative(.phraseWordAlone)) == budget.wordsAlone)
         #expect(count(.negative(.phraseWordsInSentence)) == budget.wordsInSentences)
-        #expect(count(.negative(.otherSpeech)) == budget.otherSpeech + budget.validationSpeech)
+        #expect(count(.negative(.otherSpeech)) == budget.otherSpeech)
         #expect(count(.negative(.noiseOnly)) == budget.noiseOnly)
         for split in TrainingClip.Split.allCases {
             #expect(plan.clips.contains { $0.split == split && $0.role == .positive })
@@ -141,7 +141,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
                                     soundAlikes: [], fortunes: fortunes, nativeSpeech: korean,
                                     budget: TrainingBudget(positives: 400), seed: 5)
         let other = plan.clips.filter { $0.role == .negative(.otherSpeech) }
-        #expect(other.count == TrainingBudget(positives: 400).otherSpeech + TrainingBudget(positives: 400).validationSpeech)
+        #expect(other.count == TrainingBudget(positives: 400).otherSpeech)
         let native = other.filter { $0.voice?.language == "ko" }
         let share = Double(native.count) / Double(other.count)
         #expect(abs(share - TrainingPlan.nativeSpeechShare) < 0.02, "share \(share)")
@@ -207,23 +207,6 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(TrainingBudget.forMinutes(20).positives == 2 * TrainingBudget.defaultPositives)
         #expect(TrainingBudget.forMinutes(0).positives == 50)
         let budget = TrainingBudget(positives: 400)
-        #expect(budget.soundAlikes == 400 && budget.otherSpeech == 200 && budget.noiseOnly == 60 && budget.validationSpeech == 100)
-    }
-
-    @Test("the validation voices read more speech of their own, drawn after every other clip so the rest of the plan is unchanged")
-    func validationSpeechComesLastAndOnlyFromValidationVoices() throws {
-        var budget = TrainingBudget(positives: 200)
-        let with = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
-                                    fortunes: fortunes, budget: budget, seed: 9)
-        budget.validationSpeech = 0
-        let without = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
-                                       fortunes: fortunes, budget: budget, seed: 9)
-        #expect(Array(with.clips.prefix(without.clips.count)) == without.clips)
-        let extra = with.clips.dropFirst(without.clips.count)
-        #expect(extra.count == TrainingBudget(positives: 200).validationSpeech)
-        #expect(extra.allSatisfy { $0.role == .negative(.otherSpeech) && $0.split == .validation })
-        let validationSpeakers = Set(with.speakers[.validation] ?? [])
-        let english = extra.compactMap(\.voice).filter { $0.language == "en" }
-        #expect(!english.isEmpty && english.allSatisfy { validationSpeakers.contains($0.speakerID) })
+        #expect(budget.soundAlikes == 400 && budget.otherSpeech == 200 && budget.noiseOnly == 60)
     }
 }
