@@ -4,7 +4,7 @@ import EarsCore
 /// `EarsSynth.AudioAugmenter` applies (tempo, pitch and reverb by one `sox`
 /// run; gain and noise in Swift with `NoiseGenerator`).
 ///
-/// Order of application: tempo → pitch → colour → reverb (sox) → formant warp → room
+/// Order of application: tempo → pitch → reverb (sox) → formant warp → room
 /// (Swift: `FormantWarp`, `RoomImpulseResponse`) → gain → noise. Noise is
 /// mixed at `signalToNoiseDecibels` measured over the speech's active part,
 /// so gain changes the clip's level without changing its SNR.
@@ -61,8 +61,6 @@ package struct Augmentation: Sendable, Hashable {
     package var formantFactor = 1.0
     /// The room the speech is heard in (`RoomImpulseResponse`), nil for none.
     package var room: Room?
-    /// The tone colour put on the speech (`ChannelColour`), nil for none.
-    package var colour: ChannelColour?
 
     /// A room by its figures: small and hashable, its response built when applied.
     package struct Room: Sendable, Hashable {
@@ -88,9 +86,6 @@ package struct Augmentation: Sendable, Hashable {
     /// How often the planner puts a clip in a simulated room (0…1); a clip
     /// in a room gets no sox reverb on top. 0 for the same reason.
     package static let roomChance = 0.0
-    /// How often the planner colours a clip (`ChannelColour`: two shelves
-    /// and a peak, ±8 dB), 0…1.
-    package static let colourChance = 0.5
 
     /// No change at all.
     package static let none = Augmentation()
@@ -110,10 +105,10 @@ package struct Augmentation: Sendable, Hashable {
     /// True when the formant warp or the room change the speech (done in Swift, after sox).
     package var needsSpectralEffects: Bool { formantFactor != 1 || room != nil }
 
-    /// True when tempo, pitch, colour or reverb differ from none: a `sox` run is needed.
-    package var needsSoxEffects: Bool { tempo != 1 || pitchCents != 0 || colour != nil || reverbPercent != 0 }
+    /// True when tempo, pitch or reverb differ from none: a `sox` run is needed.
+    package var needsSoxEffects: Bool { tempo != 1 || pitchCents != 0 || reverbPercent != 0 }
 
-    /// The `sox` effect arguments for tempo, pitch, colour and reverb, in that order
+    /// The `sox` effect arguments for tempo, pitch and reverb, in that order
     /// (empty when `needsSoxEffects` is false). Tempo uses `-s` (tuned for
     /// speech); reverb keeps the wet signal only, on a small room, so the clip
     /// length grows by at most the reverb tail.
@@ -121,7 +116,6 @@ package struct Augmentation: Sendable, Hashable {
         var arguments: [String] = []
         if tempo != 1 { arguments += ["tempo", "-s", Self.decimal(tempo, places: 3)] }
         if pitchCents != 0 { arguments += ["pitch", String(pitchCents)] }
-        if let colour { arguments += colour.soxEffectArguments }
         if reverbPercent != 0 { arguments += ["reverb", String(reverbPercent), "50", "40"] }
         return arguments
     }
@@ -153,9 +147,6 @@ package struct Augmentation: Sendable, Hashable {
                                      directToReverberantDecibels: (generator.double(in: RoomImpulseResponse.directToReverberantRangeDecibels) * 10).rounded() / 10,
                                      seed: generator.next())
             augmentation.reverbPercent = 0
-        }
-        if colourChance > 0, generator.unit() < colourChance {
-            augmentation.colour = ChannelColour.random(using: &generator)
         }
         return augmentation
     }

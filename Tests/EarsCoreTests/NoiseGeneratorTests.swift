@@ -129,32 +129,10 @@ private func slopePerOctave(_ samples: [Float]) -> Double {
         for _ in 0..<200 { #expect(Augmentation.random(using: &noBabble, allowBabble: false).noise != .babble) }
     }
 
-    @Test("sox arguments: none for no change, tempo, pitch, colour and reverb in order")
+    @Test("sox arguments: none for no change, tempo, pitch and reverb in order")
     func soxArguments() {
         #expect(Augmentation.none.soxEffectArguments.isEmpty && !Augmentation.none.needsSoxEffects)
-        var a = Augmentation(tempo: 0.9, pitchCents: -200, reverbPercent: 30)
+        let a = Augmentation(tempo: 0.9, pitchCents: -200, reverbPercent: 30)
         #expect(a.soxEffectArguments == ["tempo", "-s", "0.900", "pitch", "-200", "reverb", "30", "50", "40"])
-        a.colour = ChannelColour(bassDecibels: 3, trebleDecibels: -6, peakHertz: 1_200, peakDecibels: 2.5)
-        #expect(a.soxEffectArguments == ["tempo", "-s", "0.900", "pitch", "-200", "gain", "-5.5", "bass", "3.0", "250",
-                                         "treble", "-6.0", "2500", "equalizer", "1200", "1.0q", "2.5", "reverb", "30", "50", "40"])
-        var colourOnly = Augmentation()
-        colourOnly.colour = ChannelColour(bassDecibels: -2, trebleDecibels: -1, peakHertz: 500, peakDecibels: -4)
-        #expect(colourOnly.needsSoxEffects)
-        #expect(colourOnly.soxEffectArguments.first == "bass", "cuts alone need no headroom")
-    }
-
-    @Test("a drawn tone colour stays within its ranges, and about the planned share of clips gets one")
-    func colourDraws() {
-        var generator = SeededGenerator(seed: 11)
-        var coloured = 0
-        for _ in 0..<500 {
-            guard let colour = Augmentation.random(using: &generator).colour else { continue }
-            coloured += 1
-            #expect(ChannelColour.gainRangeDecibels.contains(colour.bassDecibels))
-            #expect(ChannelColour.gainRangeDecibels.contains(colour.trebleDecibels))
-            #expect(ChannelColour.gainRangeDecibels.contains(colour.peakDecibels))
-            #expect(colour.peakHertz >= 300 && colour.peakHertz <= 4_000)
-        }
-        #expect(abs(Double(coloured) - Augmentation.colourChance * 500) <= 50, "\(coloured) of 500 coloured")
     }
 }

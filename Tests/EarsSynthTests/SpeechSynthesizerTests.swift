@@ -76,31 +76,6 @@ import EarsTraining
         #expect(noiseOnly.count == 24000 && noiseOnly.contains { $0 != 0 })
     }
 
-    @Test("a tone colour through sox keeps the length and moves energy: a treble cut dulls the phrase, a boost brightens it")
-    func colours() throws {
-        let synthesizer = try SpeechSynthesizer()
-        let dry = try synthesizer.say(Self.phrase, voice: SynthVoice(engine: .flite, name: "kal16", language: "en"))
-        let augmenter = AudioAugmenter()
-        /// Energy of the first difference over energy: a crude brightness.
-        func brightness(_ samples: [Int16]) -> Double {
-            let x = samples.map(Double.init)
-            let total = x.reduce(0) { $0 + $1 * $1 }
-            let difference = zip(x.dropFirst(), x).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
-            return difference / max(total, 1)
-        }
-        func coloured(treble: Double) throws -> [Int16] {
-            var augmentation = Augmentation()
-            augmentation.colour = ChannelColour(bassDecibels: 0, trebleDecibels: treble, peakHertz: 1_000, peakDecibels: 0)
-            return try augmenter.apply(augmentation, to: dry)
-        }
-        let dull = try coloured(treble: -8), bright = try coloured(treble: 8)
-        #expect(dull.count == dry.count && bright.count == dry.count)
-        #expect(brightness(dull) < brightness(dry) * 0.8, "\(brightness(dull)) vs \(brightness(dry))")
-        #expect(brightness(bright) > brightness(dry) * 1.2, "\(brightness(bright)) vs \(brightness(dry))")
-        let peak = { (samples: [Int16]) in samples.map { abs(Int($0)) }.max() ?? 0 }
-        #expect(peak(bright) < Int(Int16.max), "the headroom keeps a boost from clipping")
-    }
-
     @Test("festival says a batch in one run, the same audio as one by one, quotes and all")
     func festivalBatch() throws {
         let synthesizer = try SpeechSynthesizer()
