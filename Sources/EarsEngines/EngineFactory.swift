@@ -126,9 +126,12 @@ package enum EngineFactory {
         let found = try TrainedModels.load(for: config)
         guard !found.isEmpty else { return .acoustic(try make(for: config)) }
         // Fused, the head proposes at the fitted (lower) score and the fused score decides.
-        let neural = try NeuralTranscriber(embedder: try OpenWakeWordEmbedder.locate(), models: found.map(\.model),
+        let models = found.map(\.model)
+        let neural = try NeuralTranscriber(embedder: try OpenWakeWordEmbedder.locate(), models: models,
                                            thresholdOverride: config.trainedThreshold ?? fusion(for: config)?.headThreshold,
-                                           modelName: found.map(\.path).joined(separator: ", "))
+                                           modelName: found.map(\.path).joined(separator: ", "),
+                                           denoisedLane: try denoisedLane(config, models: models),
+                                           sameAudio: config.trainedDenoise != nil || !config.noiseSuppression)
         let rest = untrained(config, trained: neural)
         guard !rest.phrases.isEmpty else { return .trained(neural) }
         return .both(acoustic: try make(for: rest), trained: neural)
@@ -150,6 +153,18 @@ package enum EngineFactory {
                        suppressor: try suppressor(for: config), rawTranscriber: trained, rawHearsDenoised: trainedDenoise(config, trained),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
+    }
+
+    /// The second lane a mix of models trained on denoised audio and on
+    /// audio as captured is heard on (`NeuralTranscriber.DenoisedLane`): its
+    /// own front end behind the configured suppressor. Nil when the models
+    /// are not such a mix, or they all hear one audio: `trained_denoise` is
+    /// set, or noise suppression is off (then no model hears denoised audio,
+    /// as when every model was trained on it).
+    package static func denoisedLane(_ config: EarsConfig, models: [WakeModel]) throws(TranscriberError) -> NeuralTranscriber.DenoisedLane? {
+        guard config.trainedDenoise == nil, models.contains(where: \.heardDenoised), models.contains(where: { !$0.heardDenoised }),
+              let suppressor = try suppressor(for: config) else { return nil }
+        return NeuralTranscriber.DenoisedLane(embedder: try OpenWakeWordEmbedder.locate(), suppressor: suppressor)
     }
 
     /// Whether `trained`'s models hear denoised audio: `[wake] trained_denoise`

@@ -21,4 +21,10 @@ import Testing
                     "\(error.sentence)")
         }
     }
+
+    @Test("an English phrase's heads are trained behind the suppressor, a Korean one's on audio as captured")
+    func denoisingIsChosenPerLanguage() {
+        #expect(PhraseTrainer.denoiseDecibels(language: "en") == PhraseTrainer.denoiseDecibels)
+        #expect(PhraseTrainer.denoiseDecibels(language: "ko") == nil)
+    }
 }

@@ -39,6 +39,21 @@ final class ScriptedEmbedder: SpeechEmbedder {
     }
 }
 
+/// A stand-in suppressor that inverts the audio, so a test can tell which
+/// lane heard what. Counts the samples it denoised and its resets.
+final class InvertingSuppressor: NoiseSuppressor {
+    let label = "inverting"
+    private(set) var denoisedSamples = 0
+    private(set) var resets = 0
+
+    func denoise(_ samples: [Int16]) -> [Int16] {
+        denoisedSamples += samples.count
+        return samples.map { $0 == .min ? .max : -$0 }
+    }
+
+    func reset() { resets += 1 }
+}
+
 /// The trained models as an engine, on a scripted front end and a head whose
 /// score is the logistic of the newest embedding: loud steps (6) score 0.9975,
 /// quiet ones (−6) 0.0025.
@@ -137,8 +152,8 @@ final class ScriptedEmbedder: SpeechEmbedder {
         #expect(!plain.hearsDenoised)
     }
 
-    @Test("a model trained on audio as captured beside denoised ones is refused, naming it and ears train")
-    func aMixOfDenoisedAndCapturedModelsIsRefused() {
+    @Test("a model trained on audio as captured beside denoised ones, with no denoised lane, is refused naming both and ears train")
+    func aMixWithoutADenoisedLaneIsRefused() {
         var older = Self.model()
         older.phrase = "hey jarvis"
         let denoised = Self.model(frontEndVersion: "scripted-1" + WakeModel.denoisedSuffix)
@@ -146,9 +161,46 @@ final class ScriptedEmbedder: SpeechEmbedder {
             _ = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [denoised, older], modelName: "test.wakemodel")
         } throws: { error in
             guard let error = error as? TranscriberError, case let .engineFailed(engine, detail) = error else { return false }
-            return engine == "trained" && detail.contains("\"hey jarvis\"") && detail.contains("ears train")
-                && detail.contains("as captured")
+            return engine == "trained" && detail.contains("\"hey jarvis\"") && detail.contains("\"hey cordelia\"")
+                && detail.contains("ears train") && detail.contains("as captured") && detail.contains("trained_denoise")
         }
+    }
+
+    @Test("a mix fed the same audio on purpose (trained_denoise set) is heard on one lane")
+    func aMixFedTheSameAudioIsOneLane() throws {
+        var older = Self.model()
+        older.phrase = "hey jarvis"
+        let denoised = Self.model(frontEndVersion: "scripted-1" + WakeModel.denoisedSuffix)
+        let transcriber = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [denoised, older], modelName: "test.wakemodel",
+                                                sameAudio: true)
+        #expect(transcriber.laneCount == 1)
+    }
+
+    @Test("in a mix each model hears the audio it was trained on: as captured, or through the denoised lane's suppressor")
+    func aMixIsHeardOnTwoLanes() throws {
+        var captured = Self.model()
+        captured.phrase = "hey jarvis"
+        let denoised = Self.model(frontEndVersion: "scripted-1" + WakeModel.denoisedSuffix)
+        let laneEmbedder = ScriptedEmbedder()
+        let suppressor = InvertingSuppressor()
+        let transcriber = try NeuralTranscriber(embedder: ScriptedEmbedder(), models: [denoised, captured], modelName: "test.wakemodel",
+                                                denoisedLane: .init(embedder: laneEmbedder, suppressor: suppressor))
+        #expect(transcriber.laneCount == 2 && !transcriber.hearsDenoised)
+        try transcriber.start(atSample: 0)
+        // Silence scores 0.5 on both lanes; +600 is loud as captured and quiet once "denoised" (inverted), −600 the other way.
+        func burst(_ level: Int16) -> [Int16] {
+            [Int16](repeating: 0, count: 10 * 1280) + [Int16](repeating: level, count: 3 * 1280) + [Int16](repeating: 0, count: 5 * 1280)
+        }
+        let first = try transcriber.feed(burst(600), atSample: 0)
+        #expect(first.map(\.text) == ["hey jarvis"])
+        let scores = transcriber.takeMaxScores() // in models order: the denoised "hey cordelia" first
+        #expect(scores.count == 2 && scores[0] < 0.6 && scores[1] > 0.99)
+        let second = try transcriber.feed(burst(-600), atSample: Int64(burst(600).count))
+        #expect(second.map(\.text) == ["hey cordelia"])
+        #expect(suppressor.denoisedSamples == 2 * burst(600).count)
+        #expect(Set((first + second).map(\.utterance)).count == 2)
+        transcriber.reset()
+        #expect(suppressor.resets >= 1 && laneEmbedder.resets >= 2)
     }
 
     @Test("each watched threshold gives the pieces an engine overridden to that threshold gives, beside the engine's own")

@@ -219,6 +219,30 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(summary["trained"] as? [String] == ["hey cordelia"], "\(summary)")
     }
 
+    @Test("a model trained on audio as captured (as a Korean phrase's is) beside a denoised one: both load, and the denoised one wakes")
+    func modelsTrainedOnEachAudioAreHeardTogether() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-mix")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let models = dir + "/models"
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        let trained = try [UInt8](Data(contentsOf: URL(fileURLWithPath: run.modelPath)))
+        try #require(String(decoding: trained, as: UTF8.self).contains(" +denoised"), "an English model is trained on denoised audio")
+        try FileManager.default.copyItem(atPath: run.modelPath, toPath: models + "/hey-cordelia.wakemodel")
+        // The same head, marked as trained on audio as captured, for a second phrase.
+        try Data(ModelFileEdit.withoutDenoisedMark(trained)).write(to: URL(fileURLWithPath: models + "/hey-jarvis.wakemodel"))
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/clean.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        try Speech.withPinkNoise(dir + "/clean.wav", snr: 10, to: dir + "/noisy.wav")
+        let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", models, "--phrase", "hey cordelia", "--phrase", "hey jarvis",
+                                                 "--trained-contest", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
+        #expect(result.status == 0, "the mix is heard, not refused: \(result.stderr)")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.contains { $0["phrase"] as? String == "hey cordelia" && $0["route"] as? String == "trained" }, "\(result.stdout)")
+        let summary = try #require(Speech.events(result.stdout, "summary").first)
+        #expect(summary["trained"] as? [String] == ["hey cordelia", "hey jarvis"], "\(summary)")
+    }
+
     @Test("a cut-short model file makes ears scan exit 1 with a sentence naming the file and ears train")
     func aCorruptModelIsAnErrorNamingTheFile() throws {
         let run = try trainedRun.get()
@@ -316,5 +340,38 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(left.isEmpty, "left in the models dir: \(left)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         #expect(training.output.contains("ears train: training was interrupted; nothing was written"), "\(training.output)")
+    }
+}
+
+/// Rewrites a wake model file's front-end version (the third string of its
+/// payload) without the " +denoised" mark, with the checksum made again: a
+/// stand-in for a model trained on audio as captured.
+enum ModelFileEdit {
+    static func withoutDenoisedMark(_ file: [UInt8]) -> [UInt8] {
+        let header = 20
+        var payload = Array(file[header...])
+        var offset = 0
+        for _ in 0..<2 { offset += 4 + Int(u32(payload, at: offset)) } // phrase, language
+        let length = Int(u32(payload, at: offset))
+        let version = String(decoding: payload[(offset + 4)..<(offset + 4 + length)], as: UTF8.self)
+        let plain = Array(version.replacingOccurrences(of: " +denoised", with: "").utf8)
+        payload.replaceSubrange(offset..<(offset + 4 + length), with: bytes(UInt32(plain.count)) + plain)
+        return Array(file[0..<12]) + bytes(UInt32(payload.count)) + bytes(crc32(payload)) + payload
+    }
+
+    private static func u32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    }
+
+    private static func bytes(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) } }
+
+    /// CRC-32 (IEEE, as zlib), bit by bit: the file format's checksum.
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
     }
 }
