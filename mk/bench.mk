@@ -53,9 +53,10 @@ $(BENCH_STAMP): mk/bench.mk
 	fi
 
 ## bench-wake: the wake benchmark (ears and ears trained, PocketSphinx kws, Porcupine,
-## openWakeWord, microWakeWord; the corpus and the peers' results are kept: measured
+## openWakeWord, microWakeWord; the corpus, the models and every scan are kept and reused:
 ## 48 min on 2 cores at f999071 with every model retrained and ears and PocketSphinx
-## rescanned, 3 min over issue 19's 45); rewrites docs/benchmark.md. BENCH_ARGS passes more options,
+## rescanned, 3 min over issue 19's 45; 92 min at 59f1dcd with every model retrained and
+## every system rescanned, beside a Korean bench); rewrites docs/benchmark.md. BENCH_ARGS passes more options,
 ## e.g. --ears-config "ns-off=--noise-suppression off" or --no-cache.
 bench-wake: release bench-setup
 	$(BENCH_PYTHON) bench/wake.py $(BUILD_DIR)/release/ears --out $(BENCH_OUT) --doc docs/benchmark.md $(BENCH_ARGS)
