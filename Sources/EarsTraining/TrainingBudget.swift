@@ -18,6 +18,9 @@ package struct TrainingBudget: Sendable, Hashable {
     package static let wordsAlonePerPositive = 0.25
     /// Phrase words in sentences per positive (several-word phrases only).
     package static let wordsInSentencesPerPositive = 0.25
+    /// The phrase's first words going on into other words, per positive
+    /// (several-word phrases only).
+    package static let phraseStartsPerPositive = 0.25
     /// Fortunes (other speech, a few seconds each) per positive.
     package static let otherSpeechPerPositive = 0.5
     /// Noise-only clips per positive.
@@ -31,6 +34,8 @@ package struct TrainingBudget: Sendable, Hashable {
     package var wordsAlone: Int
     /// Phrase words in sentences.
     package var wordsInSentences: Int
+    /// The phrase's first words going on into other words.
+    package var phraseStarts: Int
     /// Fortunes spoken.
     package var otherSpeech: Int
     /// Noise-only clips.
@@ -44,6 +49,7 @@ package struct TrainingBudget: Sendable, Hashable {
         soundAlikes = scaled(Self.soundAlikesPerPositive)
         wordsAlone = scaled(Self.wordsAlonePerPositive)
         wordsInSentences = scaled(Self.wordsInSentencesPerPositive)
+        phraseStarts = scaled(Self.phraseStartsPerPositive)
         otherSpeech = scaled(Self.otherSpeechPerPositive)
         noiseOnly = scaled(Self.noiseOnlyPerPositive)
     }
@@ -57,5 +63,5 @@ package struct TrainingBudget: Sendable, Hashable {
     }
 
     /// Every clip the budget asks for, when the phrase has several words.
-    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + otherSpeech + noiseOnly }
+    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + phraseStarts + otherSpeech + noiseOnly }
 }

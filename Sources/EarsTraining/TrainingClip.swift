@@ -10,6 +10,10 @@ package struct TrainingClip: Sendable, Hashable {
         case phraseWordAlone
         /// One word of the phrase inside a short sentence ("i asked cordelia").
         case phraseWordsInSentence
+        /// The phrase's first words going on into other words ("hey, your
+        /// business will"): the start of a call that is not one, which
+        /// heads that learned "hey" + any name woke on (docs/training.md).
+        case phraseStartGoesOn
         /// Unrelated speech (a fortune), spoken by an English voice.
         case otherSpeech
         /// Background noise with no speech at all.

@@ -61,7 +61,8 @@ package enum TrainingEvaluation {
         /// Sound-alike clips (a neighbour of the phrase, one of its words
         /// alone) that woke / sound-alike clips.
         package var soundAlikes = Tally()
-        /// Sentences holding one of the phrase's words that woke / such sentences.
+        /// Sentences holding one of the phrase's words, or its first words going
+        /// on into others, that woke / such sentences.
         package var wordsInSentences = Tally()
 
         /// False wakes per hour, nil without negative audio.
@@ -119,7 +120,7 @@ package enum TrainingEvaluation {
                 }
             case .negative(.soundAlike), .negative(.phraseWordAlone):
                 figures.soundAlikes.add(!found.isEmpty)
-            case .negative(.phraseWordsInSentence):
+            case .negative(.phraseWordsInSentence), .negative(.phraseStartGoesOn):
                 figures.wordsInSentences.add(!found.isEmpty)
             case .negative(.otherSpeech), .negative(.noiseOnly):
                 figures.falseWakes += found.count

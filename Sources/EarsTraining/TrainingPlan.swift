@@ -66,6 +66,9 @@ package struct TrainingPlan: Sendable, Equatable {
     package static let nativeSpeechShare = 2.0 / 3
     /// Words of a fortune said as a continuation.
     package static let continuationWords: ClosedRange<Int> = 2...6
+    /// Words of other speech said after the phrase's first words in a
+    /// `phraseStartGoesOn` negative ("hey" + "your business will").
+    package static let phraseStartOtherWords: ClosedRange<Int> = 1...4
     /// Quiet between the phrase and its continuation, in seconds.
     package static let continuationGapSeconds: ClosedRange<Double> = 0.05...0.4
 
@@ -158,6 +161,11 @@ package struct TrainingPlan: Sendable, Equatable {
                 $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
+        if several, !continuations.isEmpty {
+            add(.negative(.phraseStartGoesOn), count: budget.phraseStarts, pools: pools) {
+                Self.phraseStart(words, goingOnWith: continuations, using: &$0)
+            }
+        }
         var fortuneCount = budget.otherSpeech
         if !nativeTexts.isEmpty {
             let nativeCount = fortuneTexts.isEmpty ? budget.otherSpeech
@@ -192,6 +200,30 @@ package struct TrainingPlan: Sendable, Equatable {
             styles += [head + ", " + tail, head + ", " + tail + "!", head + "... " + tail]
         }
         return generator.pick(styles)
+    }
+
+    /// The phrase's first words (all but at least its last) going on into
+    /// `phraseStartOtherWords` words of other speech taken from a random
+    /// place in one of `texts` ("hey, your business will"): a call's start
+    /// that never becomes the call. The word after the phrase's first words
+    /// is never the phrase's next word, so the phrase is never said.
+    package static func phraseStart(_ words: [String], goingOnWith texts: [String], using generator: inout SeededGenerator) -> String {
+        let cut = 1 + generator.index(below: max(1, words.count - 1))
+        let lead = words[..<cut].joined(separator: " ")
+        let next = cut < words.count ? words[cut] : ""
+        let count = Self.phraseStartOtherWords.lowerBound
+            + generator.index(below: Self.phraseStartOtherWords.upperBound - Self.phraseStartOtherWords.lowerBound + 1)
+        var other: [Substring] = []
+        for _ in 0..<8 {
+            let textWords = generator.pick(texts).split(separator: " ")
+            guard !textWords.isEmpty else { continue }
+            let start = generator.index(below: textWords.count)
+            let candidate = Array(textWords[start...].prefix(count))
+            let first = candidate.first.map { $0.lowercased().filter { $0.isLetter } } ?? ""
+            if !first.isEmpty, first != next { other = candidate; break }
+        }
+        if other.isEmpty { other = ["well"] }
+        return lead + generator.pick([" ", ", "]) + other.joined(separator: " ")
     }
 
     /// The first few words (`continuationWords`) of a cleaned fortune, as

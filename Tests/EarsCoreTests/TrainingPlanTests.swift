@@ -79,6 +79,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(count(.negative(.soundAlike)) == budget.soundAlikes)
         #expect(count(.negative(.phraseWordAlone)) == budget.wordsAlone)
         #expect(count(.negative(.phraseWordsInSentence)) == budget.wordsInSentences)
+        #expect(count(.negative(.phraseStartGoesOn)) == budget.phraseStarts)
         #expect(count(.negative(.otherSpeech)) == budget.otherSpeech)
         #expect(count(.negative(.noiseOnly)) == budget.noiseOnly)
         for split in TrainingClip.Split.allCases {
@@ -164,7 +165,29 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
     @Test("a one-word phrase has no word-alone or word-in-sentence negatives (they would be the phrase)")
     func oneWordPhrase() throws {
         let plan = try plan("cordelia")
-        #expect(!plan.clips.contains { $0.role == .negative(.phraseWordAlone) || $0.role == .negative(.phraseWordsInSentence) })
+        #expect(!plan.clips.contains { $0.role == .negative(.phraseWordAlone) || $0.role == .negative(.phraseWordsInSentence)
+            || $0.role == .negative(.phraseStartGoesOn) })
+    }
+
+    @Test("a phrase's start goes on into other speech and never into the phrase")
+    func phraseStartGoesOn() throws {
+        let letters = { (text: String) in text.lowercased().filter { $0.isLetter || $0 == " " }.split(separator: " ").map(String.init) }
+        let starts = try plan(positives: 400).clips.filter { $0.role == .negative(.phraseStartGoesOn) }.map(\.text)
+        #expect(starts.count == TrainingBudget(positives: 400).phraseStarts)
+        for text in starts {
+            let words = letters(text)
+            #expect(words.first == "hey" && !words.contains("cordelia"), "\(text)")
+            #expect(words.count >= 2 && words.count <= 1 + TrainingPlan.phraseStartOtherWords.upperBound, "\(text)")
+        }
+        // A longer phrase is cut after any of its first words: "hey" and "hey big" both go on.
+        let longer = try plan("hey big cordelia", positives: 400).clips.filter { $0.role == .negative(.phraseStartGoesOn) }.map { letters($0.text) }
+        #expect(longer.contains { $0.prefix(2) == ["hey", "big"] } && longer.contains { $0.count > 1 && $0[1] != "big" })
+        // The word after the cut is never the phrase's next word, whatever the texts hold.
+        var generator = SeededGenerator(seed: 9)
+        for _ in 0..<50 {
+            let text = TrainingPlan.phraseStart(["hey", "cordelia"], goingOnWith: ["Cordelia wins", "the cat sat"], using: &generator)
+            #expect(letters(text).count >= 2 && letters(text)[1] != "cordelia", "\(text)")
+        }
     }
 
     @Test("a Korean plan speaks the phrase with espeak-ng ko voices and holds out some of them")

@@ -302,7 +302,7 @@ final class PhraseTrainer {
             case .positive, .negative(.soundAlike), .negative(.phraseWordAlone):
                 clip.augmentation.leadSeconds = (generator.double(in: phraseLeadSeconds) * 100).rounded() / 100
                 clip.augmentation.trailSeconds = trailSeconds
-            case .negative(.otherSpeech), .negative(.phraseWordsInSentence):
+            case .negative(.otherSpeech), .negative(.phraseWordsInSentence), .negative(.phraseStartGoesOn):
                 clip.augmentation.leadSeconds = speechLeadSeconds
                 clip.augmentation.trailSeconds = trailSeconds
             }
