@@ -3,7 +3,7 @@ import EarsCore
 import EarsPhonetics
 
 /// The deterministic list of clips to synthesize for training a detector of
-/// one phrase: positives in many voices, rates and pitches, and five kinds of
+/// one phrase: positives in many voices, rates and pitches, and six kinds of
 /// negative, each clip with an augmentation and a split. Pure: the caller
 /// passes the installed voices, the sound-alikes and the fortune texts in.
 ///
