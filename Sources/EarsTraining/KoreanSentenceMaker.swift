@@ -53,7 +53,7 @@ package enum KoreanSentenceMaker {
         var sentences: [String] = []
         // Bounded: a tiny vocabulary cannot make `count` distinct sentences.
         for _ in 0..<(count * 4) where sentences.count < count {
-            let length = wordsPerSentence.lowerBound + generator.index(below: wordsPerSentence.count)
+            let length = generator.int(in: wordsPerSentence)
             var words: [String] = []
             for position in 0..<length {
                 var word = generator.pick(vocabulary)

@@ -211,8 +211,7 @@ package struct TrainingPlan: Sendable, Equatable {
         let cut = 1 + generator.index(below: max(1, words.count - 1))
         let lead = words[..<cut].joined(separator: " ")
         let next = cut < words.count ? words[cut] : ""
-        let count = Self.phraseStartOtherWords.lowerBound
-            + generator.index(below: Self.phraseStartOtherWords.upperBound - Self.phraseStartOtherWords.lowerBound + 1)
+        let count = generator.int(in: Self.phraseStartOtherWords)
         var other: [Substring] = []
         for _ in 0..<8 {
             let textWords = generator.pick(texts).split(separator: " ")
@@ -230,8 +229,7 @@ package struct TrainingPlan: Sendable, Equatable {
     /// the words that follow a phrase.
     static func continuation(of fortune: String, using generator: inout SeededGenerator) -> String {
         let words = fortune.split(separator: " ")
-        let count = Self.continuationWords.lowerBound
-            + generator.index(below: Self.continuationWords.upperBound - Self.continuationWords.lowerBound + 1)
+        let count = generator.int(in: Self.continuationWords)
         return words.prefix(count).joined(separator: " ")
     }
 

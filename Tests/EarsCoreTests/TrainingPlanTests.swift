@@ -162,7 +162,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(english == without)
     }
 
-    @Test("a one-word phrase has no word-alone or word-in-sentence negatives (they would be the phrase)")
+    @Test("a one-word phrase has no word-alone, word-in-sentence or phrase-start negatives (they would be the phrase)")
     func oneWordPhrase() throws {
         let plan = try plan("cordelia")
         #expect(!plan.clips.contains { $0.role == .negative(.phraseWordAlone) || $0.role == .negative(.phraseWordsInSentence)

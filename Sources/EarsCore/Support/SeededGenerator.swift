@@ -42,6 +42,11 @@ package struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
         return Int(next() % UInt64(count))
     }
 
+    /// An integer uniform in `range` (one `index(below: range.count)` draw).
+    package mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + index(below: range.count)
+    }
+
     /// A uniformly chosen element of a non-empty array.
     package mutating func pick<Element>(_ elements: [Element]) -> Element {
         elements[index(below: elements.count)]
