@@ -90,7 +90,7 @@ import EarsConfig
 
     @Test("out of range says the range in words")
     func outOfRangeMessage() {
-        #expect(throws: UsageError(description: "ears: --trained-threshold 1.5 is not a number from 0.01 to 0.99")) {
+        #expect(throws: UsageError(description: "ears: --trained-threshold 1.5 is not a number from 0.01 to 0.999")) {
             try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--trained-threshold", value: "1.5")]))
         }
         #expect(ConfigParser.words(1e-80...1) == "1e-80 to 1")

@@ -270,7 +270,7 @@ private let trainedRun = Result { try TrainedRun.make() }
         (["train", "hey cordelia", "--minutes", "0"], "--minutes 0 is not a number from 0.1 to 120"),
         (["train", "hey cordelia", "--minutes", "lots"], "--minutes lots is not a number"),
         (["train", "hey cordelia", "--seed", "-3"], "--seed -3 is not a whole number"),
-        (["check-config", "--trained-threshold", "1.5"], "--trained-threshold 1.5 is not a number from 0.01 to 0.99"),
+        (["check-config", "--trained-threshold", "1.5"], "--trained-threshold 1.5 is not a number from 0.01 to 0.999"),
         (["check-config", "--trained-models", "maybe"], "--trained-models maybe is not on or off"),
         (["check-config", "--models-dir", ""], "--models-dir needs a directory"),
     ])
