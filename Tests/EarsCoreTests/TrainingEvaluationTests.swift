@@ -116,22 +116,6 @@ import Testing
         #expect(chosen.figures.soundAlikes == TrainingEvaluation.Tally(hits: 0, total: 1))
     }
 
-    @Test("a head whose false scores thin out slowly gets a threshold above every peak it gave")
-    func theFalseScoresTailRaisesTheThreshold() {
-        // Ten clips of other speech (48 s), each with one peak, at log-odds
-        // −1.0 … −0.1 (scores 0.27–0.48): no false wake at any candidate,
-        // but their tail (10 peaks in 48 s from −1.0, scale 0.5) foretells
-        // 0.58 false wakes per hour at 0.93 and 0.28 at 0.95.
-        let others = (0..<10).map { i in
-            Self.clip(.negative(.otherSpeech), loud: [10, 11, 12], score: 1 / (1 + exp(1.0 - 0.1 * Float(i))))
-        }
-        let chosen = TrainingEvaluation.chooseThreshold(Self.head, clips: [Self.clip(.positive, loud: [29, 30, 31])] + others)
-        #expect(chosen.threshold == 0.95)
-        #expect(chosen.figures.falseWakes == 0)
-        #expect(chosen.estimatedFalseWakesPerHour.map { $0 > 0.2 && $0 <= TrainingEvaluation.targetFalseWakesPerHour } == true)
-        #expect(TrainingEvaluation.figures(Self.head, threshold: 0.5, clips: others).falseWakes == 0)
-    }
-
     @Test("when no candidate keeps the negatives quiet, the highest is chosen and its false wakes are reported")
     func noQuietThresholdGivesTheHighest() {
         let clips = [Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.999)]

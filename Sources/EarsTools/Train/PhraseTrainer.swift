@@ -180,16 +180,11 @@ final class PhraseTrainer {
         note("trained by \(Self.seconds(since: started)) s")
 
         progress(.validating, 0, 2)
-        let (threshold, validationFigures, estimatedFalseWakes) = TrainingEvaluation.chooseThreshold(head, clips: validationClips)
+        let (threshold, validationFigures) = TrainingEvaluation.chooseThreshold(head, clips: validationClips)
         if ProcessInfo.processInfo.environment["EARS_TRAIN_SWEEP"] != nil {
             // Numbers only, for whoever tunes the trainer: each candidate
-            // threshold on the validation and held-out voices, and the
-            // false wakes per hour the validation peaks' tail foretells.
-            let tail = TrainingEvaluation.falseWakeTail(head, clips: validationClips)
+            // threshold on the validation and held-out voices.
             for candidate in TrainingEvaluation.candidateThresholds {
-                if let tail {
-                    note("sweep \(candidate) estimate: \(String(format: "%.2f", tail.falseWakesPerHour(at: candidate))) false wakes per hour")
-                }
                 for (label, split) in [("validation", TrainingClip.Split.validation), ("held-out", .heldOut)] {
                     let f = TrainingEvaluation.figures(head, threshold: candidate, clips: features.filter { $0.split == split })
                     note("sweep \(candidate) \(label): positives \(Self.describe(f.allPositives)), clean \(Self.describe(f.clean)), "
@@ -213,8 +208,7 @@ final class PhraseTrainer {
         }
         progress(.validating, 2, 2)
         note("threshold \(threshold): validation voices hear \(Self.describe(validationFigures.allPositives)) of the phrase, "
-            + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s"
-            + (estimatedFalseWakes.map { String(format: ", about %.2f per hour foretold by their peaks", $0) } ?? ""))
+            + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s")
 
         let positives = examples.filter { $0.label > 0.5 }.count
         let seconds = Double((ContinuousClock.now - started).components.seconds)
