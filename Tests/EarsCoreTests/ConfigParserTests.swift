@@ -148,7 +148,7 @@ import Testing
         ("wake", "spotter_threshold", "2", "not a number from 1e-80 to 1"),
         ("wake", "verifier_threshold", "0.995", "not a number from 0.01 to 0.99"),
         ("wake", "trained_threshold", "0", "not a number from 0.01 to 0.999"),
-        // A model's own threshold goes up to 0.999 (TrainingEvaluation.candidateThresholds), so may its override.
+        // Up to 0.999: the settings the benchmark reads above a model's own threshold (bench/wakebench/config.py TRAINED_SCORE_SWEEP).
         ("wake", "trained_threshold", "0.9995", "not a number from 0.01 to 0.999"),
         ("wake", "refractory_seconds", "-1", "not a number of seconds from 0 to 60"),
         ("capture", "max_seconds", "61", "not a number of seconds from 0.5 to 60"),
