@@ -95,7 +95,7 @@ bench-wyoming: release
 # BENCH_KOREAN_ARGS defaults to --no-vosk-sweep (Vosk at its default setting
 # only); BENCH_KOREAN_ARGS=--vosk-sweep scans all 12 Vosk settings (the sweep alone takes about 85 min).
 BENCH_KOREAN_ARGS ?= --no-vosk-sweep
-bench-korean: release vosk-setup onnx-setup
+bench-korean: release vosk-setup onnx-setup korean-prose
 	$(PYTHON) bench/korean.py $(BUILD_DIR)/release/ears $(BENCH_OUT)/korean --doc docs/benchmark-korean.md $(BENCH_KOREAN_ARGS)
 
 .PHONY: readme-examples
@@ -125,3 +125,17 @@ bench-unit-test: onnx-setup
 fit-fusion: release bench-setup
 	$(BENCH_PYTHON) bench/fit_fusion.py $(BUILD_DIR)/release/ears
 .PHONY: fit-fusion
+
+# The Korean benchmark's read speech: sentences of the Korean GIMP manual
+# (Debian's gimp-help-ko, a real Korean text no part of ears trains on),
+# unpacked from its .deb into $(KOREAN_PROSE_DIR), not installed (its package
+# wants a help browser). Once; `apt-get download` needs the Debian mirror.
+KOREAN_PROSE_DIR   := $(BENCH_PREFIX)/gimp-help-ko
+KOREAN_PROSE_STAMP := $(KOREAN_PROSE_DIR)/unpacked.stamp
+.PHONY: korean-prose
+korean-prose: $(KOREAN_PROSE_STAMP)
+$(KOREAN_PROSE_STAMP):
+	@rm -rf $(KOREAN_PROSE_DIR) && mkdir -p $(KOREAN_PROSE_DIR)/deb && chmod 777 $(KOREAN_PROSE_DIR)/deb
+	cd $(KOREAN_PROSE_DIR)/deb && apt-get download -q gimp-help-ko
+	dpkg-deb -x $(KOREAN_PROSE_DIR)/deb/gimp-help-ko_*.deb $(KOREAN_PROSE_DIR)
+	@rm -rf $(KOREAN_PROSE_DIR)/deb && touch $@

@@ -16,8 +16,9 @@ from .config import (COMMANDS, DEFAULT_THRESHOLD, LEAD_SECONDS, NEGATIVE_SENTENC
                      TRAINED_THRESHOLDS, VOICES)
 from .corpus import Clip, negative_seconds
 from .scanning import Result
-from .tables import (best_without_false_wakes, issue_sentence, per_sentence_table, per_voice_table, table,
-                     target_section, voice_group_table)
+from .reading import READING_SECONDS_PER_VOICE, SENTENCES_PER_PART, PART_GAP_SECONDS
+from .tables import (best_without_false_wakes, issue_sentence, per_sentence_table, per_voice_table, reading_table,
+                     table, target_section, voice_group_table)
 from .training import Training, VoiceGroup, voice_group
 
 
@@ -54,6 +55,8 @@ class Run:
     load_average: float
     vosk_sweep: bool
     training: Training | None
+    reading: Result | None = None  # the trained model, its own threshold, over the read-speech streams
+    reading_sentences: int = 0  # sentences of the manual the streams are read from
 
 
 def repository_commit() -> str:
@@ -84,10 +87,11 @@ def negatives_note(clips: Sequence[Clip]) -> str:
     return note + "."
 
 
-def headline(results: Sequence[Result]) -> str:
+def headline(results: Sequence[Result], reading: Result | None = None) -> str:
     """The one line the README quotes: recall clean and at 10 dB and false
     wakes per hour (clean and 10 dB together), each with its 95% interval,
-    for Vosk at ears' defaults and for the trained model at its own threshold."""
+    for Vosk at ears' defaults and for the trained model at its own threshold;
+    with `reading`, the trained model's false wakes over the read speech."""
     parts = []
     for result in results:
         if result.setting.is_default:
@@ -100,8 +104,37 @@ def headline(results: Sequence[Result]) -> str:
         parts.append(f"{name}: recall {result.recall_interval(False)} clean and {result.recall_interval(True)} "
                      f"at 10 dB, {result.false_wake_rate()} false wakes per hour")
     minutes = negative_seconds(results[0].clips) / 60
-    return (f"**Headline** (espeak-ng voices only; 95% intervals; false wakes over {minutes:.0f} min of audio "
-            f"without the phrase, clean and 10 dB): " + "; ".join(parts) + ".")
+    if reading is not None:
+        parts.append(f"over {reading.negative_hours():.1f} h of continuous Korean read speech (clean and 10 dB) "
+                     f"the trained model woke {reading.false_wake_events()} times, "
+                     f"{reading.false_wake_rate()} per hour")
+    return (f"**Headline** (espeak-ng voices only; 95% intervals; false wakes over {minutes:.0f} min of short "
+            f"files without the phrase, clean and 10 dB): " + "; ".join(parts) + ".")
+
+
+def reading_section(run_info: Run) -> str:
+    """The page's "Read speech" section: the streams, how they are made, and
+    the trained model's false wakes in them voice by voice."""
+    reading = run_info.reading
+    if reading is None:
+        return ""
+    return f"""## Read speech
+
+A false-wake rate of the issue's order (at most 1 per hour) cannot be shown on
+minutes of short files, so each voice also reads {READING_SECONDS_PER_VOICE / 60:.0f} minutes of a real Korean
+text without the phrase, in one continuous stream as a microphone would hear
+a person reading aloud, clean and under pink noise at {SNR_DB:g} dB SNR (against
+the speech's active level): {reading.negative_hours():.2f} hours in all. The text is
+the Korean GIMP manual (Debian's `gimp-help-ko`, unpacked by `make korean-prose`;
+no part of ears trains on it): {run_info.reading_sentences} of its sentences that are Korean
+(at least 95% of their letters Hangul) and hold no word of the phrase, shuffled
+per voice and read in parts of {SENTENCES_PER_PART} at a rate and pitch drawn from the set's,
+{PART_GAP_SECONDS:g} s apart (bench/koreanbench/reading.py). Only the trained model at its own
+threshold scans them (Vosk, at 0.11 CPU s per audio s, would add about half an
+hour, and its short-file rate above already misses by far).
+
+{reading_table(reading)}
+"""
 
 
 def set_section(run_info: Run) -> str:
@@ -240,7 +273,7 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
         if misses:
             best_line += f" Its recall misses {TARGET_RECALL_PERCENT:g}% {' and '.join(misses)}."
     trained_default = next((r for r in results if r.setting.is_trained_default), None)
-    scans = len(results)
+    scans = len(results) + (1 if run_info.reading else 0)
     total_minutes = (run_info.build_s + run_info.train_s + run_info.scan_s) / 60
     reused = " (the model was reused: see [Trained model](#trained-model))" if training and training.cached else ""
     sweep = ("Vosk: every combination of the runtime grammar (`[engine] vosk_grammar`, on by default; off "
@@ -257,7 +290,7 @@ def write_doc(path: str, run_info: Run, results: Sequence[Result]) -> None:
                   "empty `--models-dir`, so no trained model heard for them.")
     trained_targets = ("" if trained_default is None else
                        f"\n\nThe trained model at its own threshold (its voices are espeak-ng's, like the set's: "
-                       f"see [Trained model](#trained-model)):\n\n{target_section(trained_default)}")
+                       f"see [Trained model](#trained-model)):\n\n{target_section(trained_default, run_info.reading)}")
     text = f"""# Korean wake phrase on Vosk and a trained model (espeak-ng voices)
 
 Generated by `bench/korean.py` (`make bench-korean`); every number below comes
@@ -266,12 +299,12 @@ from that script's run, none is typed by hand. This run: `{run_info.command}`
 **it took {total_minutes:.0f} min**. The wake phrase is "{PHRASE}", heard by the Vosk
 engine with its Korean model{" and by a model `ears train` made for it" if training else ""}.
 
-{headline(results)}
+{headline(results, run_info.reading)}
 
 Every recall carries its 95% Wilson interval and every false-wake rate (wakes
 per hour of audio without the phrase) its exact 95% Poisson interval, in
 brackets: two figures whose brackets overlap are not shown to differ by this
-run. {negatives_note(run_info.clips)}
+run. {negatives_note(run_info.clips)}{" The trained model's rate over hours of continuous read speech is in [Read speech](#read-speech)." if run_info.reading else ""}
 
 - Binary: `{run_info.ears}`, sha256 `{run_info.ears_sha256}`
 - Model: `{run_info.model}`
@@ -314,13 +347,14 @@ Sentences without the phrase that woke, Vosk at the default settings:
 
 {per_sentence_table(default, has_phrase=False, only_woken=True)}
 
-""" + (training_section(training, results) + "\n" if training else "") + "\n" + set_section(run_info)
+""" + (training_section(training, results) + "\n" if training else "") + "\n" + set_section(run_info) + \
+        ("\n" + reading_section(run_info) if run_info.reading else "")
     with open(path, "w") as f:
         f.write(text)
 
 
-def readme_headline(results: Sequence[Result], commit: str, date: str) -> str:
+def readme_headline(results: Sequence[Result], commit: str, date: str, reading: Result | None = None) -> str:
     """The headline as the README quotes it (between its bench-korean markers),
     with where and when it was measured."""
     where = f"(repository at {commit}, {date}; [docs/benchmark-korean.md](docs/benchmark-korean.md); "
-    return headline(results).replace("**Headline** (", "Korean, measured by `make bench-korean` " + where, 1)
+    return headline(results, reading).replace("**Headline** (", "Korean, measured by `make bench-korean` " + where, 1)

@@ -179,16 +179,16 @@ def scan_command(ears: str, setting: Setting, config: str, work: str) -> list[st
                       "--threshold", f"{setting.threshold:g}"]
 
 
-def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str) -> Result:
+def scan(ears: str, clips: list[Clip], setting: Setting, config: str, work: str, prefix: str = "") -> Result:
     """One `ears scan` over every file of the set (the engine loads once); its
-    JSON lines are kept in WORKDIR/scans. The summary's "trained" list must
+    JSON lines are kept in WORKDIR/scans (the file's name after `prefix`). The summary's "trained" list must
     hold the phrase for the trained rows and nothing for the Vosk rows."""
     started = time.monotonic()
     done = subprocess.run(scan_command(ears, setting, config, work) + [c.path for c in clips],
                           capture_output=True, text=True, env=vosk_environment())
     wall = time.monotonic() - started
     os.makedirs(os.path.join(work, "scans"), exist_ok=True)
-    with open(os.path.join(work, "scans", setting.file_name()), "w") as f:
+    with open(os.path.join(work, "scans", prefix + setting.file_name()), "w") as f:
         f.write(done.stdout)
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     errors = [e for e in events if e["event"] == "error"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from koreanbench import config, corpus, scanning, tables
+from koreanbench import config, corpus, reading, scanning, tables
 
 
 def negative(path: str, seconds: float) -> corpus.Clip:
@@ -71,3 +71,45 @@ class Settings(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReadingSentences(unittest.TestCase):
+    def test_korean_sentences_are_kept_and_each_ends_in_a_stop(self) -> None:
+        kept = reading.korean_sentences("이 모드를 적용하면 이미지는 밝아집니다. 그 외의 동작은 일반 붓과 같습니다\n")
+        self.assertEqual(kept, ["이 모드를 적용하면 이미지는 밝아집니다.", "그 외의 동작은 일반 붓과 같습니다."])
+
+    def test_english_short_and_phrase_sentences_are_left_out(self) -> None:
+        text = "\n".join(["Open the Layers dialog with the mouse pointer.",  # English
+                          "김프 Layers dialog 를 엽니다.",  # mostly English letters
+                          "선택 도구.",  # too short
+                          "코델리아 씨가 그림을 그렸습니다.",  # a phrase word
+                          "피파 게임을 하면서 그림을 그렸습니다."])
+        self.assertEqual(reading.korean_sentences(text), [])
+
+    def test_a_missing_manual_says_how_to_get_it(self) -> None:
+        with self.assertRaises(SystemExit) as raised:
+            reading.prose("/nonexistent")
+        self.assertIn("make korean-prose", str(raised.exception))
+
+    def test_the_active_level_leaves_the_pauses_out(self) -> None:
+        frame = config.SAMPLE_RATE // 50
+        speech = [1000, -1000] * (frame // 2)
+        self.assertAlmostEqual(reading.active_rms(speech + [0] * frame * 3), 1000.0)
+
+
+class ReadingTarget(unittest.TestCase):
+    def reading(self, wakes: int, hours: float) -> scanning.Result:
+        clip = corpus.Clip("s.wav", "read speech", "ko", 0, 0, has_phrase=False, noisy=False, seconds=hours * 3600)
+        return scanning.Result(scanning.Setting("trained", threshold=None), {"s.wav"} if wakes else set(), {},
+                               1.0, 1.0, 1.0, [clip], {"s.wav": wakes} if wakes else {})
+
+    def test_no_wake_in_four_hours_is_shown_to_meet_one_per_hour(self) -> None:
+        self.assertTrue(tables.reading_check(self.reading(0, 4.0)).endswith(": met"))
+
+    def test_no_wake_in_half_an_hour_meets_it_without_showing_it(self) -> None:
+        self.assertIn("not shown to meet it", tables.reading_check(self.reading(0, 0.5)))
+
+    def test_twenty_wakes_in_four_hours_miss_by_the_difference(self) -> None:
+        check = tables.reading_check(self.reading(20, 4.0))
+        self.assertIn("missed by 4.00 per hour", check)
+        self.assertNotIn("not shown", check)
