@@ -89,9 +89,8 @@ package struct Augmentation: Sendable, Hashable {
     /// the next experiment.
     package static let formantChance = 0.0
     /// How often the planner puts a clip in a simulated room (0…1); a clip
-    /// in a room gets no sox reverb on top. A third: the room alone, without
-    /// the warp it was first measured with (issue 20's lever table).
-    package static let roomChance = 0.35
+    /// in a room gets no sox reverb on top. 0 for the same reason.
+    package static let roomChance = 0.0
 
     /// No change at all.
     package static let none = Augmentation()
