@@ -52,8 +52,8 @@ runs it (WORKDIR bench/out/korean).
 Unless EARS_VOSK_LIBRARY and EARS_VOSK_MODEL are set, they point at the
 repository's .deps/vosk (where `make vosk-setup` puts libvosk and the model).
 
-The code is in bench/koreanbench, split by role (config, corpus, training,
-scanning, tables, report); this file parses the arguments and runs them in order.
+The code is in bench/koreanbench, split by role (config, corpus, reading,
+training, scanning, tables, report); this file parses the arguments and runs them in order.
 """
 from __future__ import annotations
 

@@ -89,9 +89,12 @@ bench-wyoming: release
 .PHONY: bench-korean
 
 ## bench-korean: the Korean phrase on Vosk and a trained model (espeak-ng voices); rewrites docs/benchmark-korean.md.
-# About 15 min on 2 cores: the set (under a minute), `ears train` for the phrase
-# (about 7 min; the model is kept in $(BENCH_OUT)/korean/models and reused on the
-# next run) and four scans (about 7 min). System python3 is enough (no numpy).
+# About 25 min on 2 cores: the set (under a minute) and 4.3 h of Korean read speech
+# (a few minutes; `korean-prose` unpacks its text), `ears train` for the phrase
+# (about 9 min; the model is kept in $(BENCH_OUT)/korean/models and reused on the
+# next run), four scans of the set (about 7 min) and one of the read speech
+# (about 5 min; 81 min in all at 9bf8901 beside two quick benches). System python3
+# is enough (no numpy). BENCH_KOREAN_ARGS=--no-reading leaves the read speech out.
 # BENCH_KOREAN_ARGS defaults to --no-vosk-sweep (Vosk at its default setting
 # only); BENCH_KOREAN_ARGS=--vosk-sweep scans all 12 Vosk settings (the sweep alone takes about 85 min).
 BENCH_KOREAN_ARGS ?= --no-vosk-sweep
