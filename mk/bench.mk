@@ -94,7 +94,7 @@ bench-wyoming: release
 # (about 9 min; the model is kept in $(BENCH_OUT)/korean/models and reused on the
 # next run), four scans of the set (about 7 min) and one of the read speech
 # (about 5 min; 81 min in all at 9bf8901 beside two quick benches). System python3
-# is enough (no numpy). BENCH_KOREAN_ARGS=--no-reading leaves the read speech out.
+# is enough (no numpy). BENCH_KOREAN_ARGS='--no-vosk-sweep --no-reading' leaves the read speech out.
 # BENCH_KOREAN_ARGS defaults to --no-vosk-sweep (Vosk at its default setting
 # only); BENCH_KOREAN_ARGS=--vosk-sweep scans all 12 Vosk settings (the sweep alone takes about 85 min).
 BENCH_KOREAN_ARGS ?= --no-vosk-sweep
