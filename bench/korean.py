@@ -68,7 +68,7 @@ from typing import Sequence
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from koreanbench.config import PHRASE, SNR_DB  # noqa: E402
 from koreanbench.corpus import audio_seconds, build_set  # noqa: E402
-from koreanbench.reading import build_reading, sentence_count  # noqa: E402
+from koreanbench.reading import build_reading, prose  # noqa: E402
 from koreanbench.report import Run, headline, readme_headline, repository_commit, sha256, write_doc  # noqa: E402
 from koreanbench.scanning import Setting, scan, settings, vosk_environment, write_configs  # noqa: E402
 from koreanbench.tables import reading_table, table, target_section, voice_group_table  # noqa: E402
@@ -106,7 +106,8 @@ def main(argv: Sequence[str]) -> None:
 
     started = time.monotonic()
     clips = build_set(args.work)
-    reading_clips = build_reading(args.work) if args.trained and args.reading else []
+    sentences = prose() if args.trained and args.reading else []
+    reading_clips = build_reading(args.work, sentences) if sentences else []
     build_s = time.monotonic() - started
     configs = write_configs(args.work)
 
@@ -151,7 +152,7 @@ def main(argv: Sequence[str]) -> None:
     if args.doc:
         run_info = Run(command, date, commit, ears, sha256(ears), vosk_environment()["EARS_VOSK_MODEL"], clips,
                        audio_seconds(clips), build_s, train_s, scan_s, load_average, args.vosk_sweep, training,
-                       reading, sentence_count() if reading else 0)
+                       reading, len(sentences))
         write_doc(args.doc, run_info, results)
         print(f"korean.py: wrote {args.doc}", file=sys.stderr)
         if os.path.basename(args.doc) == "benchmark-korean.md":

@@ -149,7 +149,7 @@ def read_aloud(voice: str, sentences: Sequence[str], work: str) -> str:
     return stream
 
 
-def add_noise(clean: str, work: str) -> str:
+def add_noise(clean: str) -> str:
     """The clean stream under `sox -R` pink noise at SNR_DB against the
     speech's active level; speech and noise are scaled down together if the
     mix would clip. Returns the noisy stream's path."""
@@ -167,25 +167,19 @@ def add_noise(clean: str, work: str) -> str:
     return noisy
 
 
-def build_reading(work: str) -> list[Clip]:
-    """Every voice's stream, clean and at SNR_DB, in work/reading (rebuilt on
-    every run). Each is a Clip without the phrase."""
-    sentences = prose()
+def build_reading(work: str, sentences: Sequence[str]) -> list[Clip]:
+    """Every voice reading `sentences` (`prose()`) into one stream, clean and
+    at SNR_DB, in work/reading (rebuilt on every run). Each is a Clip without
+    the phrase."""
     directory = os.path.join(work, "reading")
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory)
     clips: list[Clip] = []
     for voice in VOICES:
         clean = read_aloud(voice, sentences, directory)
-        noisy = add_noise(clean, directory)
-        for path, is_noisy in ((clean, False), (noisy, True)):
-            clips.append(Clip(path, "read speech", voice, 0, 0, has_phrase=False, noisy=is_noisy,
-                              seconds=wav_seconds(path)))
-        print(f"korean.py: {voice}: {wav_seconds(clean) / 60:.1f} min of read speech", file=sys.stderr, flush=True)
+        seconds = wav_seconds(clean)  # the noisy stream is as long
+        for path, is_noisy in ((clean, False), (add_noise(clean), True)):
+            clips.append(Clip(path, "read speech", voice, 0, 0, has_phrase=False, noisy=is_noisy, seconds=seconds))
+        print(f"korean.py: {voice}: {seconds / 60:.1f} min of read speech", file=sys.stderr, flush=True)
     return clips
-
-
-def sentence_count() -> int:
-    """How many sentences of the manual are read from (for the page)."""
-    return len(prose())
 

@@ -126,17 +126,14 @@ def target_section(default: Result, reading: Result | None = None) -> str:
 
 def reading_table(reading: Result) -> str:
     """The read-speech streams voice by voice: hours, wakes, the rate."""
+    def row(name: str, part: Result) -> str:
+        clean, noisy = (f"{part.negative_hours(n):.2f}; {part.false_wake_events(n)}; {part.false_wake_rate(n)}"
+                        for n in (False, True))
+        return f"| {name} | {clean} | {noisy} |"
     lines = ["| voice | read speech clean: hours; wakes; per hour (95%) | at 10 dB: hours; wakes; per hour (95%) |",
              "|---|---|---|"]
-    for voice in VOICES:
-        part = reading.part([c for c in reading.clips if c.voice == voice])
-        cells = [f"{part.negative_hours(noisy):.2f}; {part.false_wake_events(noisy)}; {part.false_wake_rate(noisy)}"
-                 for noisy in (False, True)]
-        lines.append(f"| {voice} | {cells[0]} | {cells[1]} |")
-    cells = [f"{reading.negative_hours(noisy):.2f}; {reading.false_wake_events(noisy)}; "
-             f"{reading.false_wake_rate(noisy)}" for noisy in (False, True)]
-    lines.append(f"| all | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines)
+    lines += [row(voice, reading.part([c for c in reading.clips if c.voice == voice])) for voice in VOICES]
+    return "\n".join(lines + [row("all", reading)])
 
 
 def per_voice_table(result: Result, training: Training | None = None) -> str:
