@@ -288,6 +288,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     head = compare.headline(metrics)
     tables = dict(summary_table=report.summary_table(metrics, conds), negatives_table=report.negatives_table(metrics),
                   common_table=report.common_table(metrics, conds), engine_table=report.engine_table(metrics, conds),
+                  voice_table=report.held_out_voice_table(metrics, conds),
                   equal_rate_table=compare.equal_rate_table(metrics, [c for c in config.EQUAL_RATE_CONDITIONS if c in conds]),
                   phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
                   targets_table=report.targets_table(metrics), split_table=report.split_table(metrics),
@@ -305,6 +306,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
           "## hey jarvis + alexa only (every system has them)", "", tables["common_table"], "",
           "## At equal false-wake rate", "", tables["equal_rate_table"], "",
           "## Per engine (voices a system never heard apart)", "", tables["engine_table"], "",
+          "Held-out voices one by one:", "", tables["voice_table"], "",
           "## Issue 20's targets", "", tables["targets_table"], "",
           "## Training", "", tables["training_table"], "",
           "## Per phrase", "", tables["phrase_table"], "", "## Every setting (DET points)", "", tables["sweep_table"], "",

@@ -148,7 +148,8 @@ def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
             if hit:
                 lat.append(round(right[0] - item["phrase_end"], 3))
             other += len(got) - (1 if hit else 0)
-            groups = ["all voices", m.split.group(item["voice"]), "engine:" + config.voice_engine(item["voice"])]
+            groups = ["all voices", m.split.group(item["voice"]), "engine:" + config.voice_engine(item["voice"]),
+                      "voice:" + item["voice"]]
             for g in groups:
                 for p in (item["phrase"], "all"):
                     cell = table.setdefault(g, {}).setdefault(p, [0, 0])
