@@ -233,3 +233,42 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(budget.soundAlikes == 400 && budget.otherSpeech == 200 && budget.noiseOnly == 60)
     }
 }
+
+@Suite struct AccentedTrainingPlanTests {
+    let foreign = ["czech_dita", "czech_machac"].map { SynthVoice(engine: .festival, name: $0, language: "cs") }
+        + [SynthVoice(engine: .festival, name: "upc_ca_ona_hts", language: "ca")]
+
+    func accentedPlan(accent: ((String, String) -> String?)?) throws -> TrainingPlan {
+        try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: foreign,
+                         soundAlikes: alikes, fortunes: fortunes, budget: TrainingBudget(positives: 800),
+                         accent: accent, seed: 5)
+    }
+
+    @Test("speakers of other languages say about a quarter of the train split's phrase clips, respelled, and none of the validation or held-out ones")
+    func accentedPositives() throws {
+        let plan = try accentedPlan { text, language in language == "cs" ? "cs:" + text : nil }
+        let trainPositives = plan.clips.filter { $0.role == .positive && $0.split == .train }
+        let accented = trainPositives.filter { $0.voice?.language == "cs" }
+        let share = Double(accented.count) / Double(trainPositives.count)
+        #expect(share > 0.17 && share < 0.33, "share \(share)")
+        #expect(accented.allSatisfy { $0.text.hasPrefix("cs:") && ($0.continuation.isEmpty || $0.continuation.hasPrefix("cs:")) })
+        // Catalan has no speller: its voice never says the phrase.
+        #expect(!plan.clips.contains { $0.voice?.language == "ca" && $0.role != .negative(.otherSpeech) })
+        #expect(!plan.clips.contains { $0.voice?.language == "cs" && $0.role != .negative(.otherSpeech) && $0.split != .train })
+        // The same speakers say the negatives that share the phrase's words, so an accent alone is no cue.
+        for role in [TrainingClip.Role.negative(.soundAlike), .negative(.phraseWordAlone), .negative(.phraseWordsInSentence),
+                     .negative(.phraseStartGoesOn)] {
+            #expect(plan.clips.contains { $0.role == role && $0.voice?.language == "cs" && $0.text.hasPrefix("cs:") }, "\(role)")
+        }
+    }
+
+    @Test("without a speller, or for a Korean phrase, no other-language voice says the phrase")
+    func noSpellerNoAccent() throws {
+        let plain = try accentedPlan(accent: nil)
+        #expect(!plain.clips.contains { $0.voice?.language == "cs" && $0.role != .negative(.otherSpeech) })
+        let korean = try TrainingPlan(phrase: "코델리아", language: "ko", voices: koreanVoices + englishVoices,
+                                      otherLanguageVoices: foreign, soundAlikes: [], fortunes: fortunes,
+                                      budget: TrainingBudget(positives: 200), accent: { text, _ in text }, seed: 5)
+        #expect(!korean.clips.contains { $0.voice?.language == "cs" && $0.role != .negative(.otherSpeech) })
+    }
+}
