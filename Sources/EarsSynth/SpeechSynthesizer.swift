@@ -100,10 +100,9 @@ package final class SpeechSynthesizer: Sendable {
     /// Festival voices in one `festival --pipe` run: a Scheme script on
     /// stdin that says each text into a numbered WAV in the private
     /// directory; each file is read and removed. Festival exits 0 even when a
-    /// command fails, so a missing file is the failure signal. Each text
-    /// goes in its voice's charset (`FestivalCharset`): the script is bytes.
+    /// command fails, so a missing file is the failure signal.
     private func sayWithFestival(_ requests: [(text: String, voice: SynthVoice)]) throws(SynthError) -> [[Int16]] {
-        var script: [UInt8] = []
+        var script = ""
         var files: [String] = []
         var currentVoice: String?
         for (text, voice) in requests {
@@ -112,18 +111,16 @@ package final class SpeechSynthesizer: Sendable {
                 throw .toolFailed(command: "festival", status: 1, package: "festvox-\(voice.name)")
             }
             if currentVoice != voice.name {
-                script += Array("(voice_\(voice.name))\n".utf8)
+                script += "(voice_\(voice.name))\n"
                 currentVoice = voice.name
             }
             let file = temporaryDirectory + "/\(fileCounter.add(1, ordering: .relaxed).newValue).wav"
             files.append(file)
-            script += Array("(Parameter.set 'Duration_Stretch \(Self.decimal(voice.durationStretch)))\n".utf8)
-            script += Array("(utt.save.wave (utt.synth (Utterance Text \"".utf8)
-            script += FestivalCharset(language: voice.language).encode(Self.schemeEscaped(text))
-            script += Array("\")) \"\(file)\" 'riff)\n".utf8)
+            script += "(Parameter.set 'Duration_Stretch \(Self.decimal(voice.durationStretch)))\n"
+            script += "(utt.save.wave (utt.synth (Utterance Text \"\(Self.schemeEscaped(text))\")) \"\(file)\" 'riff)\n"
         }
         defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
-        _ = try Subprocess.run(.festival, ["--pipe"], input: script, environment: scratchEnvironment)
+        _ = try Subprocess.run(.festival, ["--pipe"], input: Array(script.utf8), environment: scratchEnvironment)
         var results: [[Int16]] = []
         for (file, request) in zip(files, requests) {
             guard let data = FileManager.default.contents(atPath: file) else {

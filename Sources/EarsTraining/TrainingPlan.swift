@@ -64,16 +64,6 @@ package struct TrainingPlan: Sendable, Equatable {
     /// English that are sentences in that language (`nativeSpeech`), read by
     /// the phrase's own voices in every split; the rest stay fortunes.
     package static let nativeSpeechShare = 2.0 / 3
-    /// Share of the train split's clips of the phrase, its sound-alikes, its
-    /// words alone or in sentences and its starts going on that a speaker of
-    /// another language says with an accent (`AccentSpeller`: festival's
-    /// Czech, Finnish and Italian speakers reading the English words in their
-    /// own spelling), when one is installed and the plan has a speller. The
-    /// phrase from recorded vocal tracts the English voices lack; the same
-    /// speakers say the negatives, so an accent alone tells the head nothing.
-    /// Validation and held-out splits keep English voices: thresholds are
-    /// still chosen on English speakers.
-    package static let accentedShare = 0.25
     /// Words of a fortune said as a continuation.
     package static let continuationWords: ClosedRange<Int> = 2...6
     /// Words of other speech said after the phrase's first words in a
@@ -103,14 +93,10 @@ package struct TrainingPlan: Sendable, Equatable {
     /// ignored: words alone are made here); `fortunes` are raw fortune-file
     /// entries; `nativeSpeech` are sentences in the phrase's language when
     /// it is not English (`KoreanSentenceMaker`): they are `nativeSpeechShare`
-    /// of the other speech and what the phrase's clips go on with;
-    /// `accent` respells English text for a language of
-    /// `AccentSpeller.languages` (nil: no accented clips; for an English
-    /// phrase only, `accentedShare`).
+    /// of the other speech and what the phrase's clips go on with.
     /// Throws when the language has no voice, or the phrase is empty.
     package init(phrase: String, language: String, voices: [SynthVoice], otherLanguageVoices: [SynthVoice] = [],
                 soundAlikes: [SoundAlike], fortunes: [String], nativeSpeech: [String] = [], budget: TrainingBudget,
-                accent: ((_ text: String, _ language: String) -> String?)? = nil,
                 seed: UInt64) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }
@@ -118,7 +104,6 @@ package struct TrainingPlan: Sendable, Equatable {
         guard !own.isEmpty else { throw .noVoices(language: language) }
         let english = Array(Set(voices.filter { $0.language == "en" })).sorted()
         let foreign = Array(Set(otherLanguageVoices.filter { $0.language != language && $0.language != "en" })).sorted()
-        let accentVoices = language == "en" && accent != nil ? foreign.filter { AccentSpeller.languages.contains($0.language) } : []
 
         let folded = words.joined(separator: " ")
         self.phrase = folded
@@ -145,7 +130,7 @@ package struct TrainingPlan: Sendable, Equatable {
 
         var clips: [TrainingClip] = []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
-                 otherLanguages: [SynthVoice] = [], accented: Bool = false, text: (inout SeededGenerator) -> String) {
+                 otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
@@ -153,41 +138,31 @@ package struct TrainingPlan: Sendable, Equatable {
                 if !otherLanguages.isEmpty, split != .heldOut, clipGenerator.unit() < Self.otherLanguageSpeechShare {
                     voice = clipGenerator.pick(otherLanguages).with(ratePercent: clipGenerator.pick(Self.ratePercents), pitch: nil)
                 }
-                var said = text(&clipGenerator)
-                var accentLanguage: String?
-                if accented, !accentVoices.isEmpty, split == .train, clipGenerator.unit() < Self.accentedShare {
-                    let speaker = clipGenerator.pick(accentVoices)
-                    if let respelled = accent?(said, speaker.language) {
-                        voice = speaker.with(ratePercent: clipGenerator.pick(Self.ratePercents), pitch: nil)
-                        said = respelled
-                        accentLanguage = speaker.language
-                    }
-                }
+                let said = text(&clipGenerator)
                 var augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
                 var continuation = ""
                 if continues, !continuations.isEmpty, clipGenerator.unit() < Self.continuationShare {
                     continuation = Self.continuation(of: clipGenerator.pick(continuations), using: &clipGenerator)
-                    if let accentLanguage { continuation = accent?(continuation, accentLanguage) ?? "" }
                     augmentation.continuationGapSeconds = (clipGenerator.double(in: Self.continuationGapSeconds) * 100).rounded() / 100
                 }
                 clips.append(TrainingClip(index: clips.count, role: role, text: said, voice: voice,
                                           augmentation: augmentation, split: split, continuation: continuation))
             }
         }
-        add(.positive, count: budget.positives, pools: pools, continues: true, accented: true) { Self.styled(words, using: &$0) }
+        add(.positive, count: budget.positives, pools: pools, continues: true) { Self.styled(words, using: &$0) }
         if !alikeTexts.isEmpty {
-            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools, continues: true, accented: true) { $0.pick(alikeTexts) }
+            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools, continues: true) { $0.pick(alikeTexts) }
         }
         if several {
-            add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools, continues: true, accented: true) {
+            add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools, continues: true) {
                 $0.pick(distinctWords) + $0.pick(["", ".", "!", "?"])
             }
-            add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools, accented: true) {
+            add(.negative(.phraseWordsInSentence), count: budget.wordsInSentences, pools: pools) {
                 $0.pick(carriers).replacingOccurrences(of: "{}", with: $0.pick(distinctWords))
             }
         }
         if several, !continuations.isEmpty {
-            add(.negative(.phraseStartGoesOn), count: budget.phraseStarts, pools: pools, accented: true) {
+            add(.negative(.phraseStartGoesOn), count: budget.phraseStarts, pools: pools) {
                 Self.phraseStart(words, goingOnWith: continuations, using: &$0)
             }
         }

@@ -261,15 +261,12 @@ final class PhraseTrainer {
         budget.soundAlikes = min(budget.soundAlikes, max(1, soundAlikes.count) * Self.clipsPerSoundAlike)
         let nativeSpeech = try Self.nativeSpeech(phrase: settings.phrase, language: settings.language, seed: settings.seed)
         do throws(TrainingPlanError) {
-            // Speakers of other languages read a share of the other speech,
-            // and say the phrase and its negatives with an accent, unless the
-            // voices were chosen by hand (`--voices`).
+            // Speakers of other languages read a share of the other speech
+            // unless the voices were chosen by hand (`--voices`).
             let otherLanguages = settings.voices.isEmpty ? catalog.otherLanguageVoices : []
-            let speller = AccentSpeller(pronouncer: pronouncer)
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
                                     otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
                                     fortunes: FortuneReader.fortunes(), nativeSpeech: nativeSpeech, budget: budget,
-                                    accent: otherLanguages.isEmpty ? nil : { text, language in speller.spell(text, language: language) },
                                     seed: settings.seed)
         } catch {
             throw .failed(error.sentence)
