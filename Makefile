@@ -17,11 +17,10 @@ APT_PACKAGES := pkg-config libasound2-dev libasound2-plugins alsa-utils libsndfi
                 pocketsphinx-en-us libsystemd-dev libspeexdsp-dev \
                 flite espeak-ng sox curl strace python3-pip\
                 festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts fortunes-min gnuplot-nox time systemd \
-                $(OTHER_LANGUAGE_VOICES) hunspell-ko debian-faq-ko \
+                $(OTHER_LANGUAGE_VOICES) hunspell-ko \
                 mandoc groff-base pandoc dpkg-dev \
                 libavahi-client-dev avahi-daemon avahi-utils dbus
-# hunspell-ko and debian-faq-ko: the Korean words and prose a Korean phrase's other speech is
-# made of and read from (docs/training.md).
+# hunspell-ko: the Korean words a Korean phrase's other speech is made of (docs/training.md).
 DEPS_STAMP   := .deps/apt.stamp
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

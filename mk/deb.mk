@@ -39,13 +39,12 @@ DEB_DATA_DEPENDS  := pocketsphinx-en-us
 # The user unit's `default` ALSA device is PipeWire once pipewire-alsa is installed;
 # `ears train` speaks with flite, festival (its English voices, and its speakers
 # of other languages for part of the other speech) and espeak-ng, roughens the
-# clips with sox, and makes a Korean phrase's other speech from hunspell-ko's words
-# and the Korean Debian FAQ's sentences.
+# clips with sox, and makes a Korean phrase's other speech from hunspell-ko's words.
 deb_comma         := ,
 deb_empty         :=
 deb_space         := $(deb_empty) $(deb_empty)
 DEB_SUGGESTS      := pipewire-alsa, flite, festival, festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts, \
-                     espeak-ng, sox, hunspell-ko, debian-faq-ko, $(subst $(deb_space),$(deb_comma) ,$(strip $(OTHER_LANGUAGE_VOICES)))
+                     espeak-ng, sox, hunspell-ko, $(subst $(deb_space),$(deb_comma) ,$(strip $(OTHER_LANGUAGE_VOICES)))
 
 .PHONY: deb deb-files
 

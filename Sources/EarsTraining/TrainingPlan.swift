@@ -130,8 +130,7 @@ package struct TrainingPlan: Sendable, Equatable {
 
         var clips: [TrainingClip] = []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
-                 otherLanguages: [SynthVoice] = [], textsBySplit: [TrainingClip.Split: [String]]? = nil,
-                 text: (inout SeededGenerator) -> String) {
+                 otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
@@ -139,7 +138,7 @@ package struct TrainingPlan: Sendable, Equatable {
                 if !otherLanguages.isEmpty, split != .heldOut, clipGenerator.unit() < Self.otherLanguageSpeechShare {
                     voice = clipGenerator.pick(otherLanguages).with(ratePercent: clipGenerator.pick(Self.ratePercents), pitch: nil)
                 }
-                let said = textsBySplit?[split].flatMap { $0.isEmpty ? nil : clipGenerator.pick($0) } ?? text(&clipGenerator)
+                let said = text(&clipGenerator)
                 var augmentation = Augmentation.random(using: &clipGenerator, allowBabble: !english.isEmpty)
                 var continuation = ""
                 if continues, !continuations.isEmpty, clipGenerator.unit() < Self.continuationShare {
@@ -172,12 +171,7 @@ package struct TrainingPlan: Sendable, Equatable {
             let nativeCount = fortuneTexts.isEmpty ? budget.otherSpeech
                 : Int((Double(budget.otherSpeech) * Self.nativeSpeechShare).rounded())
             fortuneCount -= nativeCount
-            // Each split reads its own sentences: a validation voice reading a
-            // sentence the head trained on (in another voice of the one
-            // engine) is no test of speech it never heard, and let a Korean
-            // head's threshold fall to where unheard prose wakes it.
-            add(.negative(.otherSpeech), count: nativeCount, pools: pools,
-                textsBySplit: Self.textsBySplit(nativeTexts)) { $0.pick(nativeTexts) }
+            add(.negative(.otherSpeech), count: nativeCount, pools: pools) { $0.pick(nativeTexts) }
         }
         if !fortuneTexts.isEmpty {
             add(.negative(.otherSpeech), count: fortuneCount, pools: fortunePools, otherLanguages: foreign) { $0.pick(fortuneTexts) }
@@ -193,22 +187,6 @@ package struct TrainingPlan: Sendable, Equatable {
         }
         self.clips = clips
     }
-
-    /// Texts dealt to the splits by position: of every ten, seven to train,
-    /// two to validation, one to held-out (`textSplitTenths`).
-    static func textsBySplit(_ texts: [String]) -> [TrainingClip.Split: [String]] {
-        var dealt: [TrainingClip.Split: [String]] = [:]
-        for (position, text) in texts.enumerated() {
-            let tenth = position % 10
-            let split: TrainingClip.Split = tenth < textSplitTenths.train ? .train
-                : tenth < textSplitTenths.train + textSplitTenths.validation ? .validation : .heldOut
-            dealt[split, default: []].append(text)
-        }
-        return dealt
-    }
-
-    /// Of every ten native sentences, how many each split reads (the rest: held out).
-    static let textSplitTenths = (train: 7, validation: 2)
 
     /// The phrase said one of several ways: plain, as a statement, an
     /// exclamation or a question (intonation), or with a pause between words

@@ -1,6 +1,5 @@
 import Testing
 @testable import EarsTools
-import EarsSynth
 
 /// The Korean sentences `ears train` reads for a Korean phrase's other speech.
 @Suite struct NativeSpeechTests {
@@ -19,25 +18,6 @@ import EarsSynth
             Issue.record("a Korean phrase trained without Korean other speech")
         } catch {
             #expect(error.sentence.contains("/nonexistent/ko.dic") && error.sentence.contains("sudo apt-get install hunspell-ko"),
-                    "\(error.sentence)")
-        }
-    }
-
-    @Test("a Korean phrase's other speech is part prose from the Korean Debian FAQ (at most half), the rest made from words")
-    func koreanProse() throws {
-        let sentences = try PhraseTrainer.nativeSpeech(phrase: "코델리아 피파", language: "ko", seed: 1)
-        let prose = Set(KoreanProseReader.sentences())
-        let fromProse = sentences.filter { prose.contains($0) }.count
-        #expect(fromProse > 300 && fromProse <= PhraseTrainer.nativeSentenceCount / 2, "\(fromProse) prose sentences")
-    }
-
-    @Test("without the Korean FAQ a Korean phrase is refused with a sentence naming the directory and the install command")
-    func missingProse() {
-        do {
-            _ = try PhraseTrainer.nativeSpeech(phrase: "코델리아 피파", language: "ko", seed: 1, proseDirectory: "/nonexistent/faq")
-            Issue.record("a Korean phrase trained without Korean prose")
-        } catch {
-            #expect(error.sentence.contains("/nonexistent/faq") && error.sentence.contains("sudo apt-get install debian-faq-ko"),
                     "\(error.sentence)")
         }
     }

@@ -135,19 +135,6 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(!plan.clips.contains { !$0.continuation.isEmpty })
     }
 
-    @Test("each split reads its own Korean sentences: none a validation or held-out voice reads is trained on")
-    func koreanSentencesAreSplit() throws {
-        let korean = (1...40).map { "문장 번호 \($0) 입니다." }
-        let plan = try TrainingPlan(phrase: "코델리아 피파", language: "ko", voices: englishVoices + koreanVoices,
-                                    soundAlikes: [], fortunes: fortunes, nativeSpeech: korean,
-                                    budget: TrainingBudget(positives: 400), seed: 5)
-        let native = plan.clips.filter { $0.role == .negative(.otherSpeech) && $0.voice?.language == "ko" }
-        func texts(_ split: TrainingClip.Split) -> Set<String> { Set(native.filter { $0.split == split }.map(\.text)) }
-        #expect(texts(.train).count > 20 && !texts(.validation).isEmpty && !texts(.heldOut).isEmpty)
-        #expect(texts(.train).isDisjoint(with: texts(.validation)) && texts(.train).isDisjoint(with: texts(.heldOut)))
-        #expect(texts(.validation).isDisjoint(with: texts(.heldOut)))
-    }
-
     @Test("a Korean phrase's other speech is mostly Korean sentences read by its own voices in every split, and its calls go on in Korean")
     func koreanOtherSpeechIsKorean() throws {
         let korean = ["오늘 시장에 갔어요.", "바람이 많이 불어요?", "책을 읽고 잤다.", "코델리아 피파 안녕."]

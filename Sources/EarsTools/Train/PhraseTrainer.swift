@@ -274,35 +274,22 @@ final class PhraseTrainer {
     }
 
     /// Sentences in the phrase's language for its other speech: none for
-    /// English (fortunes are English); for Korean, `nativeSentenceCount` in
-    /// all: the Korean Debian FAQ's sentences (`KoreanProseReader`, at most
-    /// half, none holding the phrase), then sentences made from hunspell-ko's
-    /// words. Throws, naming the package, when either source is missing: a
-    /// Korean head that never heard other Korean speech wakes on Korean
-    /// conversation, and one that heard only made sentences on prose read aloud.
+    /// English (fortunes are English), `nativeSentenceCount` Korean ones
+    /// from hunspell-ko's words for Korean. Throws, naming the package, when
+    /// the word list is missing: a Korean head that never heard other Korean
+    /// speech wakes on Korean conversation.
     static func nativeSpeech(phrase: String, language: String, seed: UInt64,
-                             dictionary: String = HunspellWordReader.koreanDictionary,
-                             proseDirectory: String = KoreanProseReader.faqDirectory) throws(Failure) -> [String] {
+                             dictionary: String = HunspellWordReader.koreanDictionary) throws(Failure) -> [String] {
         guard language == "ko" else { return [] }
         let vocabulary = KoreanSentenceMaker.vocabulary(HunspellWordReader.words(in: dictionary), avoiding: phrase)
         guard !vocabulary.isEmpty else {
             throw .failed("a Korean phrase's other speech is made from the Korean word list \(dictionary), which is missing; "
                 + "run \(HunspellWordReader.koreanInstallCommand)")
         }
-        // No sentence with a phrase word, as the made ones: those are other roles' negatives.
-        let phraseWords = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        let prose = KoreanProseReader.sentences(inDirectory: proseDirectory)
-            .filter { sentence in !phraseWords.contains { sentence.filter { $0 != " " }.contains($0) } }
-            .prefix(nativeSentenceCount / 2)
-        guard !prose.isEmpty else {
-            throw .failed("a Korean phrase's other speech reads the Korean Debian FAQ in \(proseDirectory), which is missing; "
-                + "run \(KoreanProseReader.installCommand)")
-        }
-        return Array(prose) + KoreanSentenceMaker.sentences(from: vocabulary, avoiding: phrase,
-                                                             count: nativeSentenceCount - prose.count, seed: seed)
+        return KoreanSentenceMaker.sentences(from: vocabulary, avoiding: phrase, count: nativeSentenceCount, seed: seed)
     }
 
-    /// Korean sentences of a Korean phrase's other speech (prose and made).
+    /// Korean sentences made for a Korean phrase's other speech.
     static let nativeSentenceCount = 2_000
 
     /// Every clip with quiet before and after its speech (seeded per clip).
