@@ -31,11 +31,6 @@ package struct Augmentation: Sendable, Hashable {
     package static let gainRangeDecibels: ClosedRange<Double> = -12...6
     /// SNR range the planner draws, in dB.
     package static let signalToNoiseRangeDecibels: ClosedRange<Double> = 0...20
-    /// Of the clips that get noise, the share that gets babble (when there is
-    /// speech to make it from); the rest draw white, pink or brown evenly.
-    /// Half, not a quarter: issue 20's benchmark hears the fewest calls in
-    /// babble (the trained-on voices too), and a room's usual noise is people.
-    package static let babbleShare = 0.5
 
     /// Tempo factor, duration divided by it, pitch kept (1 = unchanged).
     package var tempo: Double
@@ -89,10 +84,7 @@ package struct Augmentation: Sendable, Hashable {
     /// the next experiment.
     package static let formantChance = 0.0
     /// How often the planner puts a clip in a simulated room (0…1); a clip
-    /// in a room gets no sox reverb on top. 0 for the same reason, measured
-    /// twice: with the warp, and alone at 0.35 (2d842b9, reverted: the
-    /// held-out engine heard fewer calls clean, at 10 dB, in babble and even
-    /// in the benchmark's rooms).
+    /// in a room gets no sox reverb on top. 0 for the same reason.
     package static let roomChance = 0.0
 
     /// No change at all.
@@ -129,9 +121,8 @@ package struct Augmentation: Sendable, Hashable {
     }
 
     /// A random augmentation within the planner's ranges. `noiseChance` and
-    /// `reverbChance` are probabilities (0…1); of the noisy clips
-    /// `babbleShare` get babble; `allowBabble` is false when no other speech
-    /// exists to make babble from.
+    /// `reverbChance` are probabilities (0…1); `allowBabble` is false when no
+    /// other speech exists to make babble from.
     package static func random(using generator: inout SeededGenerator, noiseChance: Double = 0.75,
                               reverbChance: Double = 0.4, allowBabble: Bool = true) -> Augmentation {
         var augmentation = Augmentation()
@@ -141,9 +132,9 @@ package struct Augmentation: Sendable, Hashable {
             augmentation.reverbPercent = 10 + generator.index(below: reverbRange.upperBound - 10 + 1)
         }
         augmentation.gainDecibels = (generator.double(in: gainRangeDecibels) * 10).rounded() / 10
-        let steady = NoiseKind.allCases.filter { $0 != .babble }
+        let kinds = allowBabble ? NoiseKind.allCases : NoiseKind.allCases.filter { $0 != .babble }
         if generator.unit() < noiseChance {
-            augmentation.noise = allowBabble && generator.unit() < babbleShare ? .babble : generator.pick(steady)
+            augmentation.noise = generator.pick(kinds)
             augmentation.signalToNoiseDecibels = (generator.double(in: signalToNoiseRangeDecibels) * 10).rounded() / 10
         }
         augmentation.noiseSeed = generator.next()

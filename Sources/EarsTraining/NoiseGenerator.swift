@@ -23,10 +23,8 @@ package struct NoiseGenerator: Sendable {
     package static let frameSamples = 320
     /// A frame is active when its power is within this many dB of the loudest frame.
     package static let activeWithinDecibels = 35.0
-    /// How many voices a babble sums: drawn per clip in this range (at most
-    /// as many as there are sources). From three, babble is a murmur rather
-    /// than one talker to follow; up to eight, a full room.
-    package static let babbleVoices: ClosedRange<Int> = 3...8
+    /// How many voices a babble sums at most.
+    package static let babbleVoices = 4
 
     /// The seeded source of all randomness.
     private var generator: SeededGenerator
@@ -85,12 +83,10 @@ package struct NoiseGenerator: Sendable {
         return out
     }
 
-    /// A count drawn from `babbleVoices` (at most `sources.count`) of
-    /// `sources`, each from a random offset and looped, summed.
+    /// Up to `babbleVoices` of `sources`, each from a random offset and looped, summed.
     private mutating func babble(count: Int, from sources: [[Int16]]) -> [Double] {
         var out = [Double](repeating: 0, count: count)
-        let voices = Self.babbleVoices.lowerBound + generator.index(below: Self.babbleVoices.count)
-        for _ in 0..<min(voices, sources.count) {
+        for _ in 0..<min(Self.babbleVoices, sources.count) {
             let source = generator.pick(sources)
             var position = generator.index(below: source.count)
             for index in 0..<count {

@@ -89,29 +89,6 @@ private func slopePerOctave(_ samples: [Float]) -> Double {
         #expect(fallback.contains { $0 != 0 })
     }
 
-    @Test("babble sums three to eight talkers, each from its own place in a source")
-    func babbleTalkers() {
-        // Each source is one click in 10,000 samples of quiet: a talker adds one
-        // click where its random offset puts it, so the clicks count the talkers.
-        var click = [Int16](repeating: 0, count: 10000)
-        click[0] = 1000
-        let sources = Array(repeating: click, count: 12)
-        var counts = Set<Int>()
-        for seed in 1...60 {
-            var generator = NoiseGenerator(seed: UInt64(seed))
-            let babble = generator.noise(.babble, count: 10000, speech: sources)
-            let nonzero = babble.filter { $0 != 0 }
-            guard let unit = nonzero.min() else { Issue.record("no talker"); continue }
-            let talkers = Int((nonzero.reduce(0, +) / unit).rounded())
-            #expect(NoiseGenerator.babbleVoices.contains(talkers), "\(talkers) talkers, seed \(seed)")
-            counts.insert(talkers)
-        }
-        #expect(counts.contains(NoiseGenerator.babbleVoices.lowerBound) && counts.contains(NoiseGenerator.babbleVoices.upperBound))
-        var few = NoiseGenerator(seed: 3)
-        let two = few.noise(.babble, count: 10000, speech: Array(sources.prefix(2))).filter { $0 != 0 }
-        #expect(two.count <= 2, "never more talkers than sources")
-    }
-
     @Test("gain and Int16 conversion: +6 dB doubles, full scale clips")
     func gainAndClip() {
         let doubled = NoiseGenerator.gain([0.25], decibels: 20 * log10(2))
@@ -148,10 +125,6 @@ private func slopePerOctave(_ samples: [Float]) -> Double {
         let expectedWarped = Augmentation.formantChance * 500, expectedRoomed = Augmentation.roomChance * 500
         #expect(abs(Double(warped) - expectedWarped) <= 50, "\(warped) of 500 warped, chance \(Augmentation.formantChance)")
         #expect(abs(Double(roomed) - expectedRoomed) <= 50, "\(roomed) of 500 in a room, chance \(Augmentation.roomChance)")
-        var shares = SeededGenerator(seed: 5)
-        let noisy = (0..<1000).compactMap { _ in Augmentation.random(using: &shares).noise }
-        let babbleShare = Double(noisy.filter { $0 == .babble }.count) / Double(noisy.count)
-        #expect(abs(babbleShare - Augmentation.babbleShare) < 0.06, "babble on \(babbleShare) of the noisy clips")
         var noBabble = SeededGenerator(seed: 2)
         for _ in 0..<200 { #expect(Augmentation.random(using: &noBabble, allowBabble: false).noise != .babble) }
     }
