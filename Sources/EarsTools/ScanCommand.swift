@@ -96,10 +96,12 @@ package enum ScanCommand {
                     for piece in try ear.take(chunk) {
                         if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                     }
+                    fileWakes += judge.takeAgreedWakes(ear: ear)
                 }
                 for piece in try ear.finish() {
                     if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                 }
+                fileWakes += judge.finishAgreedWakes(ear: ear)
             } catch {
                 failures += 1
                 let sentence = (error as? AudioSourceError)?.sentence ?? (error as? TranscriberError)?.sentence ?? "\(error)"
