@@ -46,3 +46,83 @@ import EarsPhonetics
         #expect(ledger.waiting.isEmpty && ledger.agreements.isEmpty)
     }
 }
+
+/// A trained engine that answers from a script: the phrases it has heads for
+/// and the agreements it reports (unit tests only).
+final class ScriptedHeads: Transcriber, HeadAgreement {
+    let engineName = "scripted heads"
+    let modelName = "script"
+    let agreeingPhrases: Set<String>
+    /// Agreements the next `takeAgreements` gives.
+    var pending: [(phrase: String, audioSeconds: Double)] = []
+
+    init(phrases: Set<String>) { agreeingPhrases = phrases }
+
+    func takeAgreements() -> [(phrase: String, audioSeconds: Double)] {
+        defer { pending = [] }
+        return pending
+    }
+    func start(atSample startSample: Int64) throws(TranscriberError) {}
+    func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] { [] }
+    func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
+    func reset() {}
+    func forgetAdaptation() {}
+}
+
+/// The judge with both routes: an acoustic detection of a phrase that has a
+/// head wakes only with that head's agreement.
+@Suite struct BothRoutesJudgeTests {
+    /// An ear 3 s into a stream, its trained engine `heads`.
+    private func ear(_ heads: ScriptedHeads) throws -> Ear {
+        let ear = Ear(transcriber: ScriptedTranscriber(), rawTranscriber: heads, monotonicSeconds: { 0 })
+        try ear.start()
+        var start: Int64 = 0
+        while start < 48_000 {
+            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
+            start += 1600
+        }
+        return ear
+    }
+
+    private func judge(bothRoutes: Bool = true) -> WakeJudge {
+        WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]),
+                  verifier: nil, threshold: 0.5, bothRoutes: bothRoutes)
+    }
+
+    @Test("an acoustic detection wakes at once when its phrase's head already agreed")
+    func agreedWakesAtOnce() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        let wake = judge().consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads))
+        #expect(wake?.phrase == "hey cordelia" && wake?.route == .acoustic)
+    }
+
+    @Test("an acoustic detection waits for its head, and wakes when the head's peak comes just after it")
+    func waitsForTheHead() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.9), ear: ear) == nil)
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 3.0)]
+        #expect(judging.takeAgreedWakes(ear: ear).map(\.phrase) == ["hey cordelia"])
+        #expect(judging.refused == 0)
+    }
+
+    @Test("an acoustic detection its head never agrees with is refused once the wait runs out, and counted")
+    func refusedWithoutTheHead() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: ear) == nil)
+        #expect(judging.takeAgreedWakes(ear: ear).isEmpty, "3 s of audio are past 2.0 + 0.5 s")
+        #expect(judging.refused == 1)
+        #expect(judging.finishAgreedWakes(ear: ear).isEmpty)
+    }
+
+    @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")
+    func noHeadNoWait() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        #expect(judge().consider(final("hey jarvis", utterance: 1, at: 2.0), ear: try ear(heads))?.phrase == "hey jarvis")
+        #expect(judge(bothRoutes: false).consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads)) != nil)
+    }
+}
