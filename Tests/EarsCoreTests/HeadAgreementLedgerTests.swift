@@ -26,12 +26,12 @@ import EarsPhonetics
         ledger.wait(Self.wake("alexa", at: 5.0), at: 5.0)
         ledger.wait(Self.wake("hey jarvis", at: 5.2), at: 5.2)
         var settled = ledger.settle(nowSeconds: 5.3)
-        #expect(settled.wakes.isEmpty && settled.refused == 0, "both still within their wait")
+        #expect(settled.wakes.isEmpty && settled.refused.isEmpty, "both still within their wait")
         ledger.note([(phrase: "alexa", audioSeconds: 5.25)])
         settled = ledger.settle(nowSeconds: 5.4)
-        #expect(settled.wakes == [Self.wake("alexa", at: 5.0)] && settled.refused == 0)
+        #expect(settled.wakes == [Self.wake("alexa", at: 5.0)] && settled.refused.isEmpty)
         settled = ledger.settle(nowSeconds: 5.8)
-        #expect(settled.wakes.isEmpty && settled.refused == 1, "hey jarvis waited past 5.7 s without its head")
+        #expect(settled.wakes.isEmpty && settled.refused == [Self.wake("hey jarvis", at: 5.2)], "hey jarvis waited past 5.7 s without its head")
         #expect(ledger.waiting.isEmpty)
     }
 
@@ -117,6 +117,28 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         #expect(judging.takeAgreedWakes(ear: ear).isEmpty, "3 s of audio are past 2.0 + 0.5 s")
         #expect(judging.refused == 1)
         #expect(judging.finishAgreedWakes(ear: ear).isEmpty)
+    }
+
+    @Test("a refused wait gives its refractory time back: the head's own detection just after it still wakes")
+    func aRefusedWaitSilencesNothing() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 1.0), ear: ear) == nil)
+        #expect(judging.takeAgreedWakes(ear: ear).isEmpty && judging.refused == 1)
+        let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.99)
+        #expect(judging.consider(head, ear: ear)?.route == .trained, "1.6 s after the refused candidate, within its 2 s refractory")
+    }
+
+    @Test("a head's own detection of a phrase whose acoustic candidate waits confirms it: one wake, not two")
+    func theHeadsDetectionConfirmsTheWait() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.8), ear: ear) == nil)
+        let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 2.1, endSeconds: 2.9, trainedScore: 0.99)
+        #expect(judging.consider(head, ear: ear) == nil, "the waiting candidate holds the phrase's refractory time")
+        #expect(judging.takeAgreedWakes(ear: ear).map(\.route) == [.acoustic])
     }
 
     @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")

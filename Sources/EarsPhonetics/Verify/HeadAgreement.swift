@@ -45,6 +45,11 @@ package struct HeadAgreementLedger: Sendable {
         self.afterSeconds = afterSeconds
     }
 
+    /// Whether a candidate of `phrase` waits.
+    package func isWaiting(_ phrase: String) -> Bool {
+        waiting.contains { $0.wake.phrase == phrase }
+    }
+
     /// Whether a head's agreement with `phrase` lies around `audioSeconds`.
     package func agrees(_ phrase: String, at audioSeconds: Double) -> Bool {
         agreements.contains { $0.phrase == phrase && $0.audioSeconds >= audioSeconds - beforeSeconds
@@ -63,17 +68,17 @@ package struct HeadAgreementLedger: Sendable {
 
     /// Settles the waiting candidates once the audio has reached `nowSeconds`:
     /// those a head agreed with wake (returned, oldest first); those whose
-    /// wait ran out without it are refused (counted in `refused`). Forgets
+    /// wait ran out without it are refused (returned too). Forgets
     /// agreements too old to matter.
-    package mutating func settle(nowSeconds: Double) -> (wakes: [WakeEvent], refused: Int) {
+    package mutating func settle(nowSeconds: Double) -> (wakes: [WakeEvent], refused: [WakeEvent]) {
         var wakes: [WakeEvent] = []
-        var refused = 0
+        var refused: [WakeEvent] = []
         var still: [Waiting] = []
         for candidate in waiting {
             if agrees(candidate.wake.phrase, at: candidate.audioSeconds) {
                 wakes.append(candidate.wake)
             } else if nowSeconds > candidate.audioSeconds + afterSeconds {
-                refused += 1
+                refused.append(candidate.wake)
             } else {
                 still.append(candidate)
             }

@@ -92,6 +92,11 @@ package final class WakeJudge {
         // A refused candidate must not use up the phrase's refractory time
         // or its utterance: the detector's state before it is put back.
         let before = detector
+        if bothRoutes, piece.trainedScore != nil, ledger.isWaiting(piece.text) {
+            // The head's own detection is its strongest agreement, even when
+            // the waiting candidate's refractory time silences it below.
+            ledger.note([(phrase: piece.text, audioSeconds: piece.endSeconds)])
+        }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
             // The phrase's own trained model found it: its score decides
@@ -148,18 +153,21 @@ package final class WakeJudge {
     package func takeAgreedWakes(ear: Ear) -> [WakeEvent] {
         guard !ledger.waiting.isEmpty || bothRoutes else { return [] }
         if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
-        let settled = ledger.settle(nowSeconds: AudioFormat.seconds(ofSamples: ear.endSample))
-        refused += settled.refused
-        return settled.wakes
+        return settled(ledger.settle(nowSeconds: AudioFormat.seconds(ofSamples: ear.endSample)))
+    }
+
+    /// Counts the refused candidates and gives back their refractory time.
+    private func settled(_ result: (wakes: [WakeEvent], refused: [WakeEvent])) -> [WakeEvent] {
+        refused += result.refused.count
+        for wake in result.refused { detector.forgetWake(phrase: wake.phrase, at: wake.audioSeconds) }
+        return result.wakes
     }
 
     /// Settles every waiting acoustic detection at a stream's end: those the
     /// head agreed with wake, the rest are refused.
     package func finishAgreedWakes(ear: Ear) -> [WakeEvent] {
         if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
-        let settled = ledger.settle(nowSeconds: .infinity)
-        refused += settled.refused
-        return settled.wakes
+        return settled(ledger.settle(nowSeconds: .infinity))
     }
 
     /// Reports `candidate` to `onCandidate`, then wakes with its score, or
