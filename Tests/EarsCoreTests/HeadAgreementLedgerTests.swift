@@ -73,16 +73,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
 /// head wakes only with that head's agreement.
 @Suite struct BothRoutesJudgeTests {
     /// An ear 3 s into a stream, its trained engine `heads`.
-    private func ear(_ heads: ScriptedHeads) throws -> Ear {
-        let ear = Ear(transcriber: ScriptedTranscriber(), rawTranscriber: heads, monotonicSeconds: { 0 })
-        try ear.start()
-        var start: Int64 = 0
-        while start < 48_000 {
-            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
-            start += 1600
-        }
-        return ear
-    }
+    private func ear(_ heads: ScriptedHeads) throws -> Ear { try earThreeSecondsIn(rawTranscriber: heads) }
 
     private func judge(bothRoutes: Bool = true) -> WakeJudge {
         WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]),
