@@ -115,7 +115,7 @@ package enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
-            log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier")
+            log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier or the phrase's model")
             nearMisses += judge.nearMisses
             refused += judge.refused
             if fileWakes.isEmpty {
@@ -181,7 +181,7 @@ package enum ScanCommand {
                                     ("refused", String(refused)), ("near_misses", String(nearMisses))])
         }
         var why: [String] = []
-        if refused > 0 { why.append("\(refused) candidate\(refused == 1 ? "" : "s") refused by the verifier") }
+        if refused > 0 { why.append("\(refused) candidate\(refused == 1 ? "" : "s") refused by the verifier or the phrase's model") }
         if nearMisses > 0 { why.append("\(nearMisses) near miss\(nearMisses == 1 ? "" : "es")") }
         return "\(file): no wake" + (why.isEmpty ? "" : " (\(why.joined(separator: ", ")); ears tune shows the scores)")
     }
