@@ -77,6 +77,13 @@ package struct EarsConfig: Sendable, Equatable {
     /// heard (ears trained 58% of calls clean with it, 90% without), for
     /// 4.58 instead of 16 false wakes per hour, most of them one phrase's.
     package var trainedContest = false
+    /// `[wake] both_routes`: whether a phrase with a trained model is also
+    /// heard by the acoustic route (PocketSphinx; English phrases), whose
+    /// detection wakes when the phrase's head agrees: it reached
+    /// `WakeJudge.headAgreementScore` near the detection. The head still
+    /// wakes alone at its own threshold. Issue 20's "two experts": the
+    /// acoustic model, trained on people, hears voices the head does not.
+    package var bothRoutes = true
     /// `[wake] trained_denoise`: whether trained models hear the audio
     /// through the noise suppressor (`noise_suppression`,
     /// `noise_suppression_db`) instead of as captured; nil (`auto`, the

@@ -107,6 +107,7 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
                 pending = []
             }
             wakes += judged(try ear.finish())
+            wakes += judge.finishAgreedWakes(ear: ear).map { RemoteWake(phrase: $0.phrase, audioSeconds: $0.audioSeconds) }
         } catch {
             throw RemoteWakeError(sentence: error.sentence)
         }
@@ -146,9 +147,8 @@ final class RemoteWakeEar: RemoteWakeListener, @unchecked Sendable {
     }
 
     private func judged(_ pieces: [TranscriptPiece]) -> [RemoteWake] {
-        pieces.compactMap { piece in
-            judge.consider(piece, ear: ear).map { RemoteWake(phrase: $0.phrase, audioSeconds: $0.audioSeconds) }
-        }
+        let wakes = pieces.compactMap { piece in judge.consider(piece, ear: ear) } + judge.takeAgreedWakes(ear: ear)
+        return wakes.map { RemoteWake(phrase: $0.phrase, audioSeconds: $0.audioSeconds) }
     }
 }
 

@@ -34,6 +34,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedThreshold: Double?
     /// `--trained-contest on|off`.
     package var trainedContest: Bool?
+    /// `--both-routes on|off`: `[wake] both_routes`.
+    package var bothRoutes: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
     package var trainedDenoise: Bool??
     /// `--auto-train on|off`: `[wake] auto_train`.
@@ -68,6 +70,7 @@ package struct ConfigOverrides: Equatable {
         if let modelsDirectory { config.modelsDirectory = modelsDirectory }
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
+        if let bothRoutes { config.bothRoutes = bothRoutes }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
         if let autoTrain { config.autoTrain = autoTrain }
     }

@@ -92,12 +92,13 @@ package enum DetectorFactory {
     /// The judge `config` decides wakes with: its detector, `verifier` at
     /// `[wake] verifier_threshold`, the trained models' sound-alike
     /// contest as configured, and their fusion with the verifier
-    /// (`EngineFactory.fusion(for:)`). `onCandidate` sees every verified candidate.
+    /// (`EngineFactory.fusion(for:)`), and both routes for the phrases with
+    /// a model (`EngineFactory.bothRoutes`). `onCandidate` sees every verified candidate.
     package static func judge(for config: EarsConfig, pronouncer: any Pronouncer, verifier: (any WakeVerifier)?,
                               onCandidate: ((WakeJudge.Candidate) -> Void)? = nil) -> WakeJudge {
         WakeJudge(detector: make(for: config, pronouncer: pronouncer), verifier: verifier,
                   threshold: config.verifierThreshold, contestTrained: config.trainedContest,
-                  fusion: EngineFactory.fusion(for: config), onCandidate: onCandidate)
+                  fusion: EngineFactory.fusion(for: config), bothRoutes: EngineFactory.bothRoutes(config), onCandidate: onCandidate)
     }
 
     /// A detector for `config`, sharing `pronouncer` (make it once with

@@ -98,7 +98,16 @@ package enum EngineFactory {
     /// its fusion with the head (`fusion(for:)`), else only the phrases the
     /// acoustic engine hears.
     package static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
-        config.trainedContest || fusion(for: config) != nil ? config : untrained(config, trained: trained)
+        config.trainedContest || fusion(for: config) != nil || bothRoutes(config) ? config : untrained(config, trained: trained)
+    }
+
+    /// Whether the acoustic route also hears the phrases that have a
+    /// trained model, a head's agreement deciding its detections (`[wake]
+    /// both_routes`): only where that route is PocketSphinx (English). A
+    /// Korean phrase's model decides alone: Vosk with no `[unk]` would add
+    /// false wakes and ten times the head's CPU.
+    package static func bothRoutes(_ config: EarsConfig) -> Bool {
+        config.bothRoutes && config.engine == .pocketsphinx
     }
 
     /// How a trained model's candidate is decided: fused with the acoustic
@@ -132,7 +141,8 @@ package enum EngineFactory {
                                            modelName: found.map(\.path).joined(separator: ", "),
                                            denoisedLane: try denoisedLane(config, models: models),
                                            sameAudio: config.trainedDenoise != nil || !config.noiseSuppression)
-        let rest = untrained(config, trained: neural)
+        if bothRoutes(config) { neural.watch(thresholds: [WakeJudge.headAgreementScore]) }
+        let rest = bothRoutes(config) ? config : untrained(config, trained: neural)
         guard !rest.phrases.isEmpty else { return .trained(neural) }
         return .both(acoustic: try make(for: rest), trained: neural)
     }

@@ -96,10 +96,12 @@ package enum ScanCommand {
                     for piece in try ear.take(chunk) {
                         if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                     }
+                    fileWakes += judge.takeAgreedWakes(ear: ear)
                 }
                 for piece in try ear.finish() {
                     if let wake = judge.consider(piece, ear: ear) { fileWakes.append(wake) }
                 }
+                fileWakes += judge.finishAgreedWakes(ear: ear)
             } catch {
                 failures += 1
                 let sentence = (error as? AudioSourceError)?.sentence ?? (error as? TranscriberError)?.sentence ?? "\(error)"
@@ -113,7 +115,7 @@ package enum ScanCommand {
                 continue
             }
             wakes += fileWakes.count
-            log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier")
+            log.debug("\(file): \(fileWakes.count) wake(s), \(judge.nearMisses) near miss(es), \(judge.refused) refused by the verifier or the phrase's model")
             nearMisses += judge.nearMisses
             refused += judge.refused
             if fileWakes.isEmpty {
@@ -179,7 +181,7 @@ package enum ScanCommand {
                                     ("refused", String(refused)), ("near_misses", String(nearMisses))])
         }
         var why: [String] = []
-        if refused > 0 { why.append("\(refused) candidate\(refused == 1 ? "" : "s") refused by the verifier") }
+        if refused > 0 { why.append("\(refused) candidate\(refused == 1 ? "" : "s") refused by the verifier or the phrase's model") }
         if nearMisses > 0 { why.append("\(nearMisses) near miss\(nearMisses == 1 ? "" : "es")") }
         return "\(file): no wake" + (why.isEmpty ? "" : " (\(why.joined(separator: ", ")); ears tune shows the scores)")
     }

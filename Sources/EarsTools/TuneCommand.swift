@@ -86,8 +86,12 @@ package enum TuneCommand {
     }
 
     /// Runs the tuning; returns the process exit status.
-    package static func run(_ options: TuneOptions, config: EarsConfig, output: @escaping (String) -> Void,
+    package static func run(_ options: TuneOptions, config given: EarsConfig, output: @escaping (String) -> Void,
                            errors: @escaping (String) -> Void) -> Int32 {
+        // Tune sweeps the heads' thresholds by watching them (`NeuralTranscriber.watch`),
+        // which both routes' head agreement also uses: each route is tuned alone.
+        var config = given
+        config.bothRoutes = false
         let engines: EngineFactory.Engines
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let verifier: (any WakeVerifier)?

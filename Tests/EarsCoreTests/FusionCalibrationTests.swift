@@ -46,16 +46,7 @@ import EarsPhonetics
                         endSeconds: seconds, trainedScore: score)
     }
 
-    private func ear() throws -> Ear {
-        let ear = Ear(transcriber: ScriptedTranscriber(), monotonicSeconds: { 0 })
-        try ear.start()
-        var start: Int64 = 0
-        while start < 48_000 {
-            _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
-            start += 1600
-        }
-        return ear
-    }
+    private func ear() throws -> Ear { try earThreeSecondsIn() }
 
     private func judge(_ verifier: ScriptedVerifier, contest: Bool = true,
                        candidates: @escaping (WakeJudge.Candidate) -> Void = { _ in }) -> WakeJudge {

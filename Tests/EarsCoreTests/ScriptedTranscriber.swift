@@ -32,3 +32,16 @@ func volatile(_ text: String, utterance: Int, at seconds: Double) -> TranscriptP
 func final(_ text: String, utterance: Int, at seconds: Double) -> TranscriptPiece {
     TranscriptPiece(kind: .final, text: text, utterance: utterance, startSeconds: max(0, seconds - 1), endSeconds: seconds)
 }
+
+/// An ear on a scripted engine (and `rawTranscriber`, if given) fed 3 s of
+/// quiet-ish audio in 100 ms chunks: what judge tests window candidates in.
+func earThreeSecondsIn(rawTranscriber: (any Transcriber)? = nil) throws -> Ear {
+    let ear = Ear(transcriber: ScriptedTranscriber(), rawTranscriber: rawTranscriber, monotonicSeconds: { 0 })
+    try ear.start()
+    var start: Int64 = 0
+    while start < 48_000 {
+        _ = try ear.take(AudioChunk(samples: [Int16](repeating: 100, count: 1600), startSample: start))
+        start += 1600
+    }
+    return ear
+}

@@ -152,10 +152,10 @@ private let trainedRun = Result { try TrainedRun.make() }
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/clean.wav", leadSeconds: 1.5, tailSeconds: 1.0)
         try Speech.withPinkNoise(dir + "/clean.wav", snr: 10, to: dir + "/noisy.wav")
-        // The model alone (no sound-alike contest), at a fixed threshold: a
-        // 50-positive model's own threshold moves with the seed.
+        // The model alone (no sound-alike contest, no acoustic route beside
+        // it), at a fixed threshold: a 50-positive model's own threshold moves with the seed.
         let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
-                                                 "--trained-contest", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
+                                                 "--trained-contest", "off", "--both-routes", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
         #expect(result.status == 0, "\(result.stderr)")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.count == 1, "\(result.stdout)")
@@ -167,7 +167,7 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(summary["verifier"] as? Bool == false, "the trained model alone should hear the phrase: \(summary)")
     }
 
-    @Test("ears scan with the trained model, at its defaults, wakes on the phrase said under 10 dB of babble (three other talkers)")
+    @Test("ears scan with the trained model alone (its defaults, no acoustic route beside it) wakes on the phrase said under 10 dB of babble (three other talkers)")
     func theTrainedModelWakesInBabble() throws {
         let run = try trainedRun.get()
         try #require(run.result.status == 0, "\(run.result.stderr)")
@@ -179,12 +179,13 @@ private let trainedRun = Result { try TrainedRun.make() }
                                                             ("we should leave before the traffic gets bad", "rms")],
                               snr: 10, to: dir + "/babble.wav")
         let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
-                                                 dir + "/babble.wav"])
+                                                 "--both-routes", "off", dir + "/babble.wav"])
         #expect(result.status == 0, "\(result.stderr)")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.count == 1 && wakes.first?["phrase"] as? String == "hey cordelia", "\(result.stdout)")
         #expect(wakes.first?["route"] as? String == "trained", "\(result.stdout)")
-        let plain = try runCommand(earsBinary, ["scan", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia", dir + "/babble.wav"])
+        let plain = try runCommand(earsBinary, ["scan", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia", "--both-routes", "off",
+                                                dir + "/babble.wav"])
         #expect(plain.stdout.contains("(trained model, score "), "plain output names the route: \(plain.stdout)")
         #expect((wakes.first?["t"] as? Double ?? 0) >= 1.5, "\(wakes)")
         #expect(Speech.events(result.stdout, "summary").first?["trained"] as? [String] == ["hey cordelia"], "\(result.stdout)")
@@ -204,6 +205,22 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Speech.events(result.stdout, "wake").isEmpty, "\(result.stdout)")
         #expect(Speech.events(result.stdout, "no_wake").count == 4, "\(result.stdout)")
+    }
+
+    @Test("with both routes (the default), a trained phrase said once wakes once, and the acoustic route's verifier is loaded for it")
+    func bothRoutesWakeOncePerCall() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-both")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.5)
+        let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
+                                                 dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.count == 1 && wakes.first?["phrase"] as? String == "hey cordelia", "one call, one wake: \(result.stdout)")
+        let summary = try #require(Speech.events(result.stdout, "summary").first)
+        #expect(summary["verifier"] as? Bool == true, "both routes need the acoustic verifier: \(summary)")
     }
 
     @Test("beside a trained phrase, a phrase without a model still wakes through the acoustic route")
@@ -238,7 +255,7 @@ private let trainedRun = Result { try TrainedRun.make() }
         try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/clean.wav", leadSeconds: 1.5, tailSeconds: 1.0)
         try Speech.withPinkNoise(dir + "/clean.wav", snr: 10, to: dir + "/noisy.wav")
         let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", models, "--phrase", "hey cordelia", "--phrase", "hey jarvis",
-                                                 "--trained-contest", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
+                                                 "--trained-contest", "off", "--both-routes", "off", "--trained-threshold", "0.5", dir + "/noisy.wav"])
         #expect(result.status == 0, "the mix is heard, not refused: \(result.stderr)")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.contains { $0["phrase"] as? String == "hey cordelia" && $0["route"] as? String == "trained" }, "\(result.stdout)")

@@ -170,11 +170,19 @@ final class EarWorker: @unchecked Sendable {
             let wake = judge.consider(piece, ear: ear)
             publisher.judged(nearMisses: earlierNearMisses + judge.nearMisses, refused: earlierRefused + judge.refused,
                              woke: wake != nil)
-            if let wake {
-                onWake(wake)
-                let found = FoundWake(wake: wake, stream: stream, endSample: ear.endSample)
-                shared.wakes.withLock { $0.append(found) }
-            }
+            if let wake { woke(wake, ear: ear, stream: stream) }
         }
+        // Acoustic detections that waited for their phrase's head (both routes).
+        for wake in judge.takeAgreedWakes(ear: ear) {
+            publisher.judged(nearMisses: earlierNearMisses + judge.nearMisses, refused: earlierRefused + judge.refused, woke: true)
+            woke(wake, ear: ear, stream: stream)
+        }
+    }
+
+    /// Hands a wake on and keeps it for the capture.
+    private func woke(_ wake: WakeEvent, ear: Ear, stream: Int) {
+        onWake(wake)
+        let found = FoundWake(wake: wake, stream: stream, endSample: ear.endSample)
+        shared.wakes.withLock { $0.append(found) }
     }
 }

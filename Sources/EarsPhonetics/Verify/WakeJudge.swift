@@ -13,6 +13,16 @@ package final class WakeJudge {
     /// Longest window the verifier is given (a transcript candidate spans a
     /// whole utterance; its phrase is at the end).
     package static let longestWindowSeconds = 3.0
+    /// The score a phrase's head must reach near an acoustic detection of
+    /// the phrase for it to wake (`[wake] both_routes`): the head's even
+    /// odds, far below a model's own threshold (about 0.99), so the head
+    /// need only lean towards the phrase. Not fitted on any benchmark voice.
+    package static let headAgreementScore = 0.5
+    /// How long before an acoustic detection's end the head's peak still counts, seconds.
+    package static let headAgreementBeforeSeconds = 2.0
+    /// How long after an acoustic detection's end the judge waits for the
+    /// head's peak, seconds (the head reports a peak a step after it).
+    package static let headAgreementAfterSeconds = 0.5
 
     /// What a verifier said about one candidate: numbers, never audio or words.
     package struct Candidate: Sendable, Equatable {
@@ -45,6 +55,9 @@ package final class WakeJudge {
     private let onCandidate: ((Candidate) -> Void)?
     private let contestTrained: Bool
     private let fusion: FusionCalibration?
+    private let bothRoutes: Bool
+    private var ledger = HeadAgreementLedger(beforeSeconds: WakeJudge.headAgreementBeforeSeconds,
+                                             afterSeconds: WakeJudge.headAgreementAfterSeconds)
 
     /// A judge over `detector`, with `verifier` (nil: every candidate wakes)
     /// at `threshold` on `calibration`'s score. `onCandidate` sees every
@@ -54,10 +67,15 @@ package final class WakeJudge {
     /// (`[wake] trained_contest`). `fusion`, with a verifier: a trained
     /// model's candidate wakes on the fused score of its head and the
     /// verifier (`FusionCalibration`); nil: the head's score decides.
+    /// `bothRoutes` (`[wake] both_routes`): an acoustic candidate of a
+    /// phrase the ear's trained engine has a head for (`HeadAgreement`)
+    /// wakes only when that head agrees (`headAgreementScore`), which may be
+    /// decided a little later, by `takeAgreedWakes`.
     package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
-                fusion: FusionCalibration? = nil, onCandidate: ((Candidate) -> Void)? = nil) {
+                fusion: FusionCalibration? = nil, bothRoutes: Bool = false, onCandidate: ((Candidate) -> Void)? = nil) {
         self.contestTrained = contestTrained
+        self.bothRoutes = bothRoutes
         self.fusion = fusion
         self.detector = detector
         self.verifier = verifier
@@ -74,6 +92,11 @@ package final class WakeJudge {
         // A refused candidate must not use up the phrase's refractory time
         // or its utterance: the detector's state before it is put back.
         let before = detector
+        if bothRoutes, piece.trainedScore != nil, ledger.isWaiting(piece.text) {
+            // The head's own detection is its strongest agreement, even when
+            // the waiting candidate's refractory time silences it below.
+            ledger.note([(phrase: piece.text, audioSeconds: piece.endSeconds)])
+        }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
             // The phrase's own trained model found it: its score decides
@@ -93,7 +116,7 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier else { return wake }
+        guard let verifier else { return awaitingHead(wake, piece: piece, ear: ear) }
         let audio = window(of: piece, ear: ear)
         // Everything is measured when someone records the candidates (the
         // fitting script needs every feature); otherwise the verifier may
@@ -108,7 +131,43 @@ package final class WakeJudge {
         let accepted = score >= threshold && !evidence.competitorWins
         return settle(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
                                 competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence),
-                      wake: wake, detectorBefore: before)
+                      wake: wake, detectorBefore: before).flatMap { awaitingHead($0, piece: piece, ear: ear) }
+    }
+
+    /// `wake`, an acoustic detection, as it stands with both routes: as it
+    /// is when its phrase has no head (or `bothRoutes` is off); else it
+    /// wakes only if the head already agreed, and otherwise waits for it
+    /// (`takeAgreedWakes`). Its refractory time stays used while it waits.
+    private func awaitingHead(_ wake: WakeEvent, piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
+        guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement,
+              heads.agreeingPhrases.contains(wake.phrase) else { return wake }
+        ledger.note(heads.takeAgreements())
+        if ledger.agrees(wake.phrase, at: piece.endSeconds) { return wake }
+        ledger.wait(wake, at: piece.endSeconds)
+        return nil
+    }
+
+    /// The waiting acoustic detections (`bothRoutes`) whose head has agreed
+    /// since; those whose wait ran out are refused (counted in `refused`).
+    /// Call it after each chunk's pieces (`consider`), and at a stream's end.
+    package func takeAgreedWakes(ear: Ear) -> [WakeEvent] {
+        guard !ledger.waiting.isEmpty || bothRoutes else { return [] }
+        if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
+        return settled(ledger.settle(nowSeconds: AudioFormat.seconds(ofSamples: ear.endSample)))
+    }
+
+    /// Counts the refused candidates and gives back their refractory time.
+    private func settled(_ result: (wakes: [WakeEvent], refused: [WakeEvent])) -> [WakeEvent] {
+        refused += result.refused.count
+        for wake in result.refused { detector.forgetWake(phrase: wake.phrase, at: wake.audioSeconds) }
+        return result.wakes
+    }
+
+    /// Settles every waiting acoustic detection at a stream's end: those the
+    /// head agreed with wake, the rest are refused.
+    package func finishAgreedWakes(ear: Ear) -> [WakeEvent] {
+        if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
+        return settled(ledger.settle(nowSeconds: .infinity))
     }
 
     /// Reports `candidate` to `onCandidate`, then wakes with its score, or
@@ -135,5 +194,8 @@ package final class WakeJudge {
     }
 
     /// Forgets the detector's per-stream state (a new stream).
-    package func reset() { detector.reset() }
+    package func reset() {
+        detector.reset()
+        ledger.reset()
+    }
 }

@@ -114,6 +114,15 @@ package struct WakeDetector {
         return phrases.indices.map { forms.best(ofPhrase: $0, before: before, newest: newest.text) }
     }
 
+    /// Gives back the refractory time a wake of `phrase` at `audioSeconds`
+    /// took, when it is still the phrase's last: for a candidate refused
+    /// after the detector found it (both routes' wait for a head), so a later
+    /// detection of the same phrase is not silenced by it.
+    package mutating func forgetWake(phrase: String, at audioSeconds: Double) {
+        guard let index = phrases.firstIndex(where: { $0.text == phrase }), lastWakeSeconds[index] == audioSeconds else { return }
+        lastWakeSeconds[index] = nil
+    }
+
     /// Forgets which utterances fired and the refractory clocks (a new
     /// stream); the near-miss count is a meter and keeps counting.
     package mutating func reset() {

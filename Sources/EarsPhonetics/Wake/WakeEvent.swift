@@ -14,6 +14,17 @@ package struct WakeEvent: Sendable, Equatable {
     /// Which route heard it: the phrase's trained model or the acoustic route.
     package var route: Route = .acoustic
 
+    /// A wake as found (the detector makes them; tests too).
+    package init(phrase: String, score: Double, audioSeconds: Double, utterance: Int,
+                 pieceKind: TranscriptPiece.Kind = .final, route: Route = .acoustic) {
+        self.phrase = phrase
+        self.score = score
+        self.audioSeconds = audioSeconds
+        self.utterance = utterance
+        self.pieceKind = pieceKind
+        self.route = route
+    }
+
     /// The two ways a phrase is heard.
     package enum Route: String, Sendable, Equatable {
         /// Keyword spotting (PocketSphinx or Vosk) and the verifier.

@@ -1,0 +1,141 @@
+import EarsCore
+import Testing
+import EarsPhonetics
+
+/// Both routes' bookkeeping (`[wake] both_routes`): an acoustic detection of
+/// a phrase with a head waits for that head's agreement, briefly.
+@Suite struct HeadAgreementLedgerTests {
+    static func wake(_ phrase: String, at seconds: Double) -> WakeEvent {
+        WakeEvent(phrase: phrase, score: 0.9, audioSeconds: seconds, utterance: 1)
+    }
+
+    @Test("a head's peak up to 2 s before or 0.5 s after an acoustic detection agrees with it, and only for its phrase")
+    func agreementWindow() {
+        var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
+        ledger.note([(phrase: "hey jarvis", audioSeconds: 10.0)])
+        #expect(ledger.agrees("hey jarvis", at: 11.9))
+        #expect(ledger.agrees("hey jarvis", at: 9.6))
+        #expect(!ledger.agrees("hey jarvis", at: 12.1), "a peak more than 2 s before is another utterance")
+        #expect(!ledger.agrees("hey jarvis", at: 9.4), "a peak more than 0.5 s after is another utterance")
+        #expect(!ledger.agrees("alexa", at: 10.0), "another phrase's head does not vouch for this one")
+    }
+
+    @Test("a waiting detection wakes when its head agrees within the wait, and is refused when the wait runs out")
+    func waitingSettles() {
+        var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
+        ledger.wait(Self.wake("alexa", at: 5.0), at: 5.0)
+        ledger.wait(Self.wake("hey jarvis", at: 5.2), at: 5.2)
+        var settled = ledger.settle(nowSeconds: 5.3)
+        #expect(settled.wakes.isEmpty && settled.refused.isEmpty, "both still within their wait")
+        ledger.note([(phrase: "alexa", audioSeconds: 5.25)])
+        settled = ledger.settle(nowSeconds: 5.4)
+        #expect(settled.wakes == [Self.wake("alexa", at: 5.0)] && settled.refused.isEmpty)
+        settled = ledger.settle(nowSeconds: 5.8)
+        #expect(settled.wakes.isEmpty && settled.refused == [Self.wake("hey jarvis", at: 5.2)], "hey jarvis waited past 5.7 s without its head")
+        #expect(ledger.waiting.isEmpty)
+    }
+
+    @Test("old agreements are forgotten once nothing can use them, and reset forgets all")
+    func forgetting() {
+        var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
+        ledger.note([(phrase: "alexa", audioSeconds: 1.0), (phrase: "alexa", audioSeconds: 9.0)])
+        _ = ledger.settle(nowSeconds: 10.0)
+        #expect(ledger.agreements.map(\.audioSeconds) == [9.0])
+        ledger.wait(Self.wake("alexa", at: 30), at: 30)
+        ledger.reset()
+        #expect(ledger.waiting.isEmpty && ledger.agreements.isEmpty)
+    }
+}
+
+/// A trained engine that answers from a script: the phrases it has heads for
+/// and the agreements it reports (unit tests only).
+final class ScriptedHeads: Transcriber, HeadAgreement {
+    let engineName = "scripted heads"
+    let modelName = "script"
+    let agreeingPhrases: Set<String>
+    /// Agreements the next `takeAgreements` gives.
+    var pending: [(phrase: String, audioSeconds: Double)] = []
+
+    init(phrases: Set<String>) { agreeingPhrases = phrases }
+
+    func takeAgreements() -> [(phrase: String, audioSeconds: Double)] {
+        defer { pending = [] }
+        return pending
+    }
+    func start(atSample startSample: Int64) throws(TranscriberError) {}
+    func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] { [] }
+    func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }
+    func reset() {}
+    func forgetAdaptation() {}
+}
+
+/// The judge with both routes: an acoustic detection of a phrase that has a
+/// head wakes only with that head's agreement.
+@Suite struct BothRoutesJudgeTests {
+    /// An ear 3 s into a stream, its trained engine `heads`.
+    private func ear(_ heads: ScriptedHeads) throws -> Ear { try earThreeSecondsIn(rawTranscriber: heads) }
+
+    private func judge(bothRoutes: Bool = true) -> WakeJudge {
+        WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]),
+                  verifier: nil, threshold: 0.5, bothRoutes: bothRoutes)
+    }
+
+    @Test("an acoustic detection wakes at once when its phrase's head already agreed")
+    func agreedWakesAtOnce() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        let wake = judge().consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads))
+        #expect(wake?.phrase == "hey cordelia" && wake?.route == .acoustic)
+    }
+
+    @Test("an acoustic detection waits for its head, and wakes when the head's peak comes just after it")
+    func waitsForTheHead() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.9), ear: ear) == nil)
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 3.0)]
+        #expect(judging.takeAgreedWakes(ear: ear).map(\.phrase) == ["hey cordelia"])
+        #expect(judging.refused == 0)
+    }
+
+    @Test("an acoustic detection its head never agrees with is refused once the wait runs out, and counted")
+    func refusedWithoutTheHead() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: ear) == nil)
+        #expect(judging.takeAgreedWakes(ear: ear).isEmpty, "3 s of audio are past 2.0 + 0.5 s")
+        #expect(judging.refused == 1)
+        #expect(judging.finishAgreedWakes(ear: ear).isEmpty)
+    }
+
+    @Test("a refused wait gives its refractory time back: the head's own detection just after it still wakes")
+    func aRefusedWaitSilencesNothing() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 1.0), ear: ear) == nil)
+        #expect(judging.takeAgreedWakes(ear: ear).isEmpty && judging.refused == 1)
+        let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.99)
+        #expect(judging.consider(head, ear: ear)?.route == .trained, "1.6 s after the refused candidate, within its 2 s refractory")
+    }
+
+    @Test("a head's own detection of a phrase whose acoustic candidate waits confirms it: one wake, not two")
+    func theHeadsDetectionConfirmsTheWait() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = judge()
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.8), ear: ear) == nil)
+        let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 2.1, endSeconds: 2.9, trainedScore: 0.99)
+        #expect(judging.consider(head, ear: ear) == nil, "the waiting candidate holds the phrase's refractory time")
+        #expect(judging.takeAgreedWakes(ear: ear).map(\.route) == [.acoustic])
+    }
+
+    @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")
+    func noHeadNoWait() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        #expect(judge().consider(final("hey jarvis", utterance: 1, at: 2.0), ear: try ear(heads))?.phrase == "hey jarvis")
+        #expect(judge(bothRoutes: false).consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads)) != nil)
+    }
+}
