@@ -23,8 +23,8 @@ import EarsPhonetics
     @Test("a waiting detection wakes when its head agrees within the wait, and is refused when the wait runs out")
     func waitingSettles() {
         var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
-        ledger.wait(Self.wake("alexa", at: 5.0), at: 5.0)
-        ledger.wait(Self.wake("hey jarvis", at: 5.2), at: 5.2)
+        ledger.wait(Self.wake("alexa", at: 5.0))
+        ledger.wait(Self.wake("hey jarvis", at: 5.2))
         var settled = ledger.settle(nowSeconds: 5.3)
         #expect(settled.wakes.isEmpty && settled.refused.isEmpty, "both still within their wait")
         ledger.note([(phrase: "alexa", audioSeconds: 5.25)])
@@ -41,7 +41,7 @@ import EarsPhonetics
         ledger.note([(phrase: "alexa", audioSeconds: 1.0), (phrase: "alexa", audioSeconds: 9.0)])
         _ = ledger.settle(nowSeconds: 10.0)
         #expect(ledger.agreements.map(\.audioSeconds) == [9.0])
-        ledger.wait(Self.wake("alexa", at: 30), at: 30)
+        ledger.wait(Self.wake("alexa", at: 30))
         ledger.reset()
         #expect(ledger.waiting.isEmpty && ledger.agreements.isEmpty)
     }

@@ -22,20 +22,13 @@ package protocol HeadAgreement: AnyObject {
 /// The acoustic route's candidates waiting for a head's agreement, and the
 /// agreements heard lately: a pure value the judge keeps (`WakeJudge`).
 package struct HeadAgreementLedger: Sendable {
-    /// A candidate the acoustic route and its verifier accepted, for a phrase with a head.
-    package struct Waiting: Sendable, Equatable {
-        /// The wake it becomes when the head agrees.
-        package var wake: WakeEvent
-        /// Audio time of the candidate's end, seconds since the stream began.
-        package var audioSeconds: Double
-    }
-
     /// How long before a candidate's end a head's peak still counts, seconds.
     package let beforeSeconds: Double
     /// How long after a candidate's end the judge waits for the head, seconds.
     package let afterSeconds: Double
-    /// The candidates not yet decided, oldest first.
-    package private(set) var waiting: [Waiting] = []
+    /// The candidates not yet decided, oldest first: acoustic wakes (their
+    /// `audioSeconds` the candidate's end) of phrases with a head.
+    package private(set) var waiting: [WakeEvent] = []
     /// The heads' agreements within `beforeSeconds` of the newest audio.
     package private(set) var agreements: [(phrase: String, audioSeconds: Double)] = []
 
@@ -47,7 +40,7 @@ package struct HeadAgreementLedger: Sendable {
 
     /// Whether a candidate of `phrase` waits.
     package func isWaiting(_ phrase: String) -> Bool {
-        waiting.contains { $0.wake.phrase == phrase }
+        waiting.contains { $0.phrase == phrase }
     }
 
     /// Whether a head's agreement with `phrase` lies around `audioSeconds`.
@@ -61,9 +54,9 @@ package struct HeadAgreementLedger: Sendable {
         agreements += new
     }
 
-    /// Puts `wake` (ending at `audioSeconds`) to wait for its head.
-    package mutating func wait(_ wake: WakeEvent, at audioSeconds: Double) {
-        waiting.append(Waiting(wake: wake, audioSeconds: audioSeconds))
+    /// Puts `wake` to wait for its head.
+    package mutating func wait(_ wake: WakeEvent) {
+        waiting.append(wake)
     }
 
     /// Settles the waiting candidates once the audio has reached `nowSeconds`:
@@ -73,12 +66,12 @@ package struct HeadAgreementLedger: Sendable {
     package mutating func settle(nowSeconds: Double) -> (wakes: [WakeEvent], refused: [WakeEvent]) {
         var wakes: [WakeEvent] = []
         var refused: [WakeEvent] = []
-        var still: [Waiting] = []
+        var still: [WakeEvent] = []
         for candidate in waiting {
-            if agrees(candidate.wake.phrase, at: candidate.audioSeconds) {
-                wakes.append(candidate.wake)
+            if agrees(candidate.phrase, at: candidate.audioSeconds) {
+                wakes.append(candidate)
             } else if nowSeconds > candidate.audioSeconds + afterSeconds {
-                refused.append(candidate.wake)
+                refused.append(candidate)
             } else {
                 still.append(candidate)
             }

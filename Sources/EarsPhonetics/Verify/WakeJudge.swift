@@ -116,7 +116,7 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier else { return awaitingHead(wake, piece: piece, ear: ear) }
+        guard let verifier else { return awaitingHead(wake, ear: ear) }
         let audio = window(of: piece, ear: ear)
         // Everything is measured when someone records the candidates (the
         // fitting script needs every feature); otherwise the verifier may
@@ -131,19 +131,19 @@ package final class WakeJudge {
         let accepted = score >= threshold && !evidence.competitorWins
         return settle(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
                                 competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence),
-                      wake: wake, detectorBefore: before).flatMap { awaitingHead($0, piece: piece, ear: ear) }
+                      wake: wake, detectorBefore: before).flatMap { awaitingHead($0, ear: ear) }
     }
 
     /// `wake`, an acoustic detection, as it stands with both routes: as it
     /// is when its phrase has no head (or `bothRoutes` is off); else it
     /// wakes only if the head already agreed, and otherwise waits for it
     /// (`takeAgreedWakes`). Its refractory time stays used while it waits.
-    private func awaitingHead(_ wake: WakeEvent, piece: TranscriptPiece, ear: Ear) -> WakeEvent? {
+    private func awaitingHead(_ wake: WakeEvent, ear: Ear) -> WakeEvent? {
         guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement,
               heads.agreeingPhrases.contains(wake.phrase) else { return wake }
         ledger.note(heads.takeAgreements())
-        if ledger.agrees(wake.phrase, at: piece.endSeconds) { return wake }
-        ledger.wait(wake, at: piece.endSeconds)
+        if ledger.agrees(wake.phrase, at: wake.audioSeconds) { return wake }
+        ledger.wait(wake)
         return nil
     }
 
@@ -151,13 +151,15 @@ package final class WakeJudge {
     /// since; those whose wait ran out are refused (counted in `refused`).
     /// Call it after each chunk's pieces (`consider`), and at a stream's end.
     package func takeAgreedWakes(ear: Ear) -> [WakeEvent] {
-        guard !ledger.waiting.isEmpty || bothRoutes else { return [] }
-        if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
-        return settled(ledger.settle(nowSeconds: AudioFormat.seconds(ofSamples: ear.endSample)))
+        guard bothRoutes else { return [] }
+        return settled(ear: ear, nowSeconds: AudioFormat.seconds(ofSamples: ear.endSample))
     }
 
-    /// Counts the refused candidates and gives back their refractory time.
-    private func settled(_ result: (wakes: [WakeEvent], refused: [WakeEvent])) -> [WakeEvent] {
+    /// Notes the heads' new agreements, settles the waiting candidates at
+    /// `nowSeconds`, counts the refused ones and gives back their refractory time.
+    private func settled(ear: Ear, nowSeconds: Double) -> [WakeEvent] {
+        if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
+        let result = ledger.settle(nowSeconds: nowSeconds)
         refused += result.refused.count
         for wake in result.refused { detector.forgetWake(phrase: wake.phrase, at: wake.audioSeconds) }
         return result.wakes
@@ -166,8 +168,7 @@ package final class WakeJudge {
     /// Settles every waiting acoustic detection at a stream's end: those the
     /// head agreed with wake, the rest are refused.
     package func finishAgreedWakes(ear: Ear) -> [WakeEvent] {
-        if let heads = ear.rawTranscriber as? any HeadAgreement { ledger.note(heads.takeAgreements()) }
-        return settled(ledger.settle(nowSeconds: .infinity))
+        settled(ear: ear, nowSeconds: .infinity)
     }
 
     /// Reports `candidate` to `onCandidate`, then wakes with its score, or
