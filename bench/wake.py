@@ -280,6 +280,12 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     splits, training_times = {}, {}
     if trained:
         splits[training.TRAINED_LABEL] = config.VoiceSplit("engine", tuple(trained["held_out_engines"]))
+        # A configuration naming trained models of its own (--models-dir, not the empty one)
+        # is scored on the same held-out engine, assumed trained with the same split.
+        for label, ears_args in args["ears_configs"]:
+            named = ears_args[ears_args.index("--models-dir") + 1] if "--models-dir" in ears_args[:-1] else ""
+            if named and os.path.basename(named.rstrip("/")) != "models-none":
+                splits.setdefault(label, splits[training.TRAINED_LABEL])
         training_times[training.TRAINED_LABEL] = {p["phrase"]: [p["wall_s"], p["cpu_s"]] for p in trained["phrases"]}
     metrics = scoring.score(plan, results, stream_list, args["phrases"], splits, training_times)
     conds = [c for c in [c.name for c in config.CONDITIONS] if c in args["conditions"]]

@@ -37,6 +37,7 @@ package enum ConfigFlags {
         FlagSpec("--models-dir", "DIR", "where trained models live (default: the state directory)", group: .trained),
         FlagSpec("--trained-threshold", "X", "score a trained model needs (default: the model's own)", group: .trained),
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)", group: .trained),
+        FlagSpec("--acoustic-on-lean", "on|off", "with both routes, the acoustic route hears only the seconds around a head's lean (default on)", group: .trained),
         FlagSpec("--both-routes", "on|off", "also hear a trained phrase by the acoustic route; wake when its head agrees (default on)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
@@ -91,6 +92,7 @@ package enum ConfigFlags {
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
             case "--both-routes": overrides.bothRoutes = try FlagValue.onOff(name, text)
+            case "--acoustic-on-lean": overrides.acousticOnLean = try FlagValue.onOff(name, text)
             case "--trained-denoise":
                 guard let setting = ConfigParser.parseAutoSwitch(text) else {
                     throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")

@@ -84,6 +84,13 @@ package struct EarsConfig: Sendable, Equatable {
     /// wakes alone at its own threshold. Issue 20's "two experts": the
     /// acoustic model, trained on people, hears voices the head does not.
     package var bothRoutes = true
+    /// `[wake] acoustic_on_lean`: with `bothRoutes`, when every phrase has a
+    /// trained model, the acoustic engine hears only the seconds around a
+    /// moment a head leaned towards its phrase (`HeadLeanGate`) instead of
+    /// all speech: the detections it can then no longer make are ones the
+    /// heads would not have agreed with. Off: it hears all speech (behind
+    /// the speech gate), at about four times the heads' CPU.
+    package var acousticOnLean = true
     /// `[wake] trained_denoise`: whether trained models hear the audio
     /// through the noise suppressor (`noise_suppression`,
     /// `noise_suppression_db`) instead of as captured; nil (`auto`, the

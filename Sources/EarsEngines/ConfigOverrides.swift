@@ -36,6 +36,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedContest: Bool?
     /// `--both-routes on|off`: `[wake] both_routes`.
     package var bothRoutes: Bool?
+    /// `--acoustic-on-lean on|off`: `[wake] acoustic_on_lean`.
+    package var acousticOnLean: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
     package var trainedDenoise: Bool??
     /// `--auto-train on|off`: `[wake] auto_train`.
@@ -71,6 +73,7 @@ package struct ConfigOverrides: Equatable {
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
         if let bothRoutes { config.bothRoutes = bothRoutes }
+        if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
         if let autoTrain { config.autoTrain = autoTrain }
     }

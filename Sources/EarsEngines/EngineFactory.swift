@@ -159,10 +159,28 @@ package enum EngineFactory {
             return Ear(transcriber: engine, suppressor: trainedDenoise(config, engine) ? try suppressor(for: config) : nil,
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
-            return Ear(transcriber: acoustic, gate: config.speechGate ? EnergySpeechGate() : nil,
-                       suppressor: try suppressor(for: config), rawTranscriber: trained, rawHearsDenoised: trainedDenoise(config, trained),
+            // With both routes the heads' leans are watched: the judge asks
+            // for their agreement, and the acoustic route may hear only around them.
+            let watch = bothRoutes(config) ? HeadLeanWatch(trained) : nil
+            let gate: (any SpeechGate)? = if let watch, acousticOnLean(config, trained: trained) {
+                HeadLeanGate { [unowned watch] in watch.latestLeanSeconds }
+            } else {
+                config.speechGate ? EnergySpeechGate() : nil
+            }
+            return Ear(transcriber: acoustic, gate: gate, suppressor: try suppressor(for: config),
+                       rawTranscriber: watch ?? trained, rawHearsDenoised: trainedDenoise(config, trained),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
+    }
+
+    /// Whether the acoustic engine beside `trained` hears only the seconds
+    /// around a head's lean (`HeadLeanGate`, `[wake] acoustic_on_lean`):
+    /// with both routes, when every configured phrase has a head, so no
+    /// phrase needs the acoustic route alone. The leans are the watch both
+    /// routes set (`engines(for:)`).
+    package static func acousticOnLean(_ config: EarsConfig, trained: NeuralTranscriber) -> Bool {
+        config.acousticOnLean && bothRoutes(config)
+            && Set(config.phrases.map(\.text)).isSubset(of: trained.models.map(\.phrase))
     }
 
     /// The second lane a mix of models trained on denoised audio and on

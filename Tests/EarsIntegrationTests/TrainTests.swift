@@ -223,6 +223,28 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(summary["verifier"] as? Bool == true, "both routes need the acoustic verifier: \(summary)")
     }
 
+    @Test("with every phrase trained, the acoustic route hears only around the head's leans: far less of the speech is fed to it, and the call wakes as when it hears all")
+    func theAcousticRouteHearsOnlyAroundLeans() throws {
+        let run = try trainedRun.get()
+        try #require(run.result.status == 0, "\(run.result.stderr)")
+        let dir = try scratchDirectory("train-lean")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("the weather was fine, so we walked along the river for an hour and talked about the garden, "
+                       + "the new neighbours and the price of bread. then we sat on a bench near the old mill, watched "
+                       + "the boats go by and counted the ducks until it was time to go home for supper. hey cordelia", voice: "kal16", at: dir + "/talk.wav",
+                       leadSeconds: 0.5, tailSeconds: 1.5)
+        func scan(_ onLean: String) throws -> (wakes: [String], fed: Int) {
+            let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", run.modelsDirectory, "--phrase", "hey cordelia",
+                                                     "--acoustic-on-lean", onLean, dir + "/talk.wav"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let summary = try #require(Speech.events(result.stdout, "summary").first)
+            return (Speech.events(result.stdout, "wake").compactMap { $0["phrase"] as? String }, summary["fed"] as? Int ?? -1)
+        }
+        let lean = try scan("on"), all = try scan("off")
+        #expect(lean.wakes == ["hey cordelia"] && all.wakes == lean.wakes, "on lean \(lean.wakes), all speech \(all.wakes)")
+        #expect(lean.fed >= 0 && lean.fed * 2 < all.fed, "buffers fed to PocketSphinx: \(lean.fed) on lean, \(all.fed) hearing all speech")
+    }
+
     @Test("beside a trained phrase, a phrase without a model still wakes through the acoustic route")
     func aPhraseWithoutAModelKeepsTheAcousticRoute() throws {
         let run = try trainedRun.get()

@@ -100,6 +100,12 @@ package final class Ear {
         heardRing.append(contentsOf: heard.samples)
         endSample = chunk.endSample
 
+        // The trained engine first: a gate that opens on its heads' leans
+        // (`HeadLeanGate`) must know of a lean in this very chunk.
+        var produced: [TranscriptPiece] = []
+        if let rawTranscriber {
+            produced += try rawTranscriber.feed(rawHearsDenoised ? heard.samples : chunk.samples, atSample: chunk.startSample)
+        }
         var toFeed: [AudioChunk] = [heard]
         if let gate {
             // The gate judges the raw audio (its noise floor is the room's,
@@ -110,13 +116,9 @@ package final class Ear {
                     startSample: admitted.startSample)
             }
         }
-        var produced: [TranscriptPiece] = []
         for piece in toFeed {
             meter.fed += 1
             produced += try transcriber.feed(piece.samples, atSample: piece.startSample)
-        }
-        if let rawTranscriber {
-            produced += try rawTranscriber.feed(rawHearsDenoised ? heard.samples : chunk.samples, atSample: chunk.startSample)
         }
         absorb(produced)
         return produced

@@ -262,21 +262,7 @@ package final class EnergySpeechGate: SpeechGate {
         let held = Int64(max(0, ring.count - chunk.samples.count))
         let start = max(speechStart - Int64(preRollSamples), chunk.startSample - held,
                         fedThroughSample, contiguousFromSample)
-        let length = Int(clamping: chunk.startSample - start)
-        guard length > 0 else { return [] }
-        let samples = ring.tail(length + chunk.samples.count)
-        var buffers: [AudioChunk] = []
-        // The first buffer takes the remainder, so later ones are whole chunks.
-        var from = 0
-        var size = length % AudioFormat.chunkSamples
-        if size == 0 { size = AudioFormat.chunkSamples }
-        while from < length {
-            buffers.append(AudioChunk(samples: Array(samples[from..<from + size]),
-                                      startSample: start + Int64(from)))
-            from += size
-            size = AudioFormat.chunkSamples
-        }
-        return buffers
+        return ring.buffers(fromSample: start, before: chunk)
     }
 
     /// Runs every sample through the high-pass and the frame accumulators;

@@ -72,6 +72,30 @@ package struct SampleRing: Sendable {
         tail(AudioFormat.samples(inSeconds: seconds))
     }
 
+    /// The held audio from stream time `startSample` up to `chunk` (which
+    /// must be the newest audio appended), in buffers of at most one chunk,
+    /// oldest first, with contiguous `startSample`s ending at
+    /// `chunk.startSample`: the first buffer takes the remainder, so later
+    /// ones are whole chunks. Empty when `startSample` is not before the
+    /// chunk. The caller keeps `startSample` within what the ring holds
+    /// before the chunk (what a speech gate feeds as its pre-roll).
+    package func buffers(fromSample startSample: Int64, before chunk: AudioChunk) -> [AudioChunk] {
+        let length = Int(clamping: chunk.startSample - startSample)
+        guard length > 0 else { return [] }
+        let samples = tail(length + chunk.samples.count)
+        var buffers: [AudioChunk] = []
+        var from = 0
+        var size = length % AudioFormat.chunkSamples
+        if size == 0 { size = AudioFormat.chunkSamples }
+        while from < length {
+            buffers.append(AudioChunk(samples: Array(samples[from..<from + size]),
+                                      startSample: startSample + Int64(from)))
+            from += size
+            size = AudioFormat.chunkSamples
+        }
+        return buffers
+    }
+
     /// Forgets every sample (storage is kept and zeroed, so nothing lingers in memory).
     package mutating func removeAll() {
         storage.withUnsafeMutableBufferPointer { buffer in

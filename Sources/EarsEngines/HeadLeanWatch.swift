@@ -1,0 +1,70 @@
+import EarsCore
+import EarsNeural
+import EarsPhonetics
+
+/// The trained engine as the judge's source of head agreement (`[wake]
+/// both_routes`) and as the clock of the acoustic route's `HeadLeanGate`
+/// (`[wake] acoustic_on_lean`): it wraps the `NeuralTranscriber` the ear
+/// feeds, which decides once more at `WakeJudge.headAgreementScore` over
+/// the same embeddings (`NeuralTranscriber.watch`, set by
+/// `EngineFactory.engines(for:)`); each decision there is a lean.
+///
+/// The judge takes the leans (`takeAgreements`); the gate only reads the
+/// newest one's time (`latestLeanSeconds`), so neither takes them from the
+/// other. Pieces, times and names pass through unchanged. Numbers only:
+/// phrases and audio times, never audio. Used from the ear's thread.
+package final class HeadLeanWatch: Transcriber, HeadAgreement {
+    /// The engine wrapped.
+    package let trained: NeuralTranscriber
+    /// Audio time (seconds since the stream began) where the newest lean
+    /// ended, taken by the judge or not; nil before the first of this stream.
+    package private(set) var latestLeanSeconds: Double?
+    private var untaken: [(phrase: String, audioSeconds: Double)] = []
+
+    /// Watches `trained`, whose watch must already be set.
+    package init(_ trained: NeuralTranscriber) {
+        self.trained = trained
+    }
+
+    package var engineName: String { trained.engineName }
+    package var modelName: String { trained.modelName }
+    /// The phrases with a model.
+    package var agreeingPhrases: Set<String> { Set(trained.models.map(\.phrase)) }
+
+    /// The leans since the last call, oldest first.
+    package func takeAgreements() -> [(phrase: String, audioSeconds: Double)] {
+        defer { untaken.removeAll() }
+        return untaken
+    }
+
+    package func start(atSample startSample: Int64) throws(TranscriberError) {
+        forgetLeans()
+        try trained.start(atSample: startSample)
+    }
+
+    package func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
+        let pieces = try trained.feed(samples, atSample: startSample)
+        for lean in trained.takeWatchedPieces().first ?? [] {
+            untaken.append((phrase: lean.text, audioSeconds: lean.endSeconds))
+            latestLeanSeconds = max(latestLeanSeconds ?? lean.endSeconds, lean.endSeconds)
+        }
+        return pieces
+    }
+
+    package func finish() throws(TranscriberError) -> [TranscriptPiece] { try trained.finish() }
+
+    package func reset() {
+        forgetLeans()
+        trained.reset()
+    }
+
+    package func forgetAdaptation() throws(TranscriberError) {
+        forgetLeans()
+        try trained.forgetAdaptation()
+    }
+
+    private func forgetLeans() {
+        untaken.removeAll()
+        latestLeanSeconds = nil
+    }
+}
