@@ -173,9 +173,15 @@ final class EarWorker: @unchecked Sendable {
             if let wake { woke(wake, ear: ear, stream: stream) }
         }
         // Acoustic detections that waited for their phrase's head (both routes).
-        for wake in judge.takeAgreedWakes(ear: ear) {
+        let refusedBefore = judge.refused
+        let agreed = judge.takeAgreedWakes(ear: ear)
+        for wake in agreed {
             publisher.judged(nearMisses: earlierNearMisses + judge.nearMisses, refused: earlierRefused + judge.refused, woke: true)
             woke(wake, ear: ear, stream: stream)
+        }
+        // A wait that ran out is a refusal the status shows now, not at the next piece.
+        if agreed.isEmpty && judge.refused != refusedBefore {
+            publisher.judged(nearMisses: earlierNearMisses + judge.nearMisses, refused: earlierRefused + judge.refused, woke: false)
         }
     }
 
