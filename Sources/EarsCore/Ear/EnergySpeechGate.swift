@@ -147,11 +147,7 @@ package final class EnergySpeechGate: SpeechGate {
     private var quietSamples = 0
 
     // Stream bookkeeping for the pre-roll.
-    /// `chunk.endSample - ring.totalAppended` at the last call: if it changes,
-    /// the ring's older samples no longer line up with stream time.
-    private var ringOffset: Int64?
-    private var contiguousFromSample = Int64.min
-    private var fedThroughSample = Int64.min
+    private var preRollTracker = PreRollTracker()
 
     /// Makes a closed gate. Times are seconds (≥ 0), margins are decibels
     /// above the noise floor, `minimumSpeechDecibels` is dBFS.
@@ -195,9 +191,7 @@ package final class EnergySpeechGate: SpeechGate {
     package func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
         chunksSeen += 1
         lastChunkHadSpeech = false
-        let offsetNow = chunk.endSample - ring.totalAppended
-        if let ringOffset, ringOffset != offsetNow { contiguousFromSample = chunk.startSample }
-        ringOffset = offsetNow
+        preRollTracker.observe(chunk, ring: ring)
 
         onsetStartSample = nil
         chunkPowerSum = 0
@@ -210,7 +204,8 @@ package final class EnergySpeechGate: SpeechGate {
             lastChunkHadSpeech = true
             speechOnsets += 1
             quietSamples = 0
-            var buffers = preRoll(before: chunk, from: min(onsetStartSample, chunk.startSample), ring: ring)
+            var buffers = preRollTracker.preRoll(fromSample: min(onsetStartSample, chunk.startSample) - Int64(preRollSamples),
+                                                 before: chunk, ring: ring)
             preRollBuffersAdmitted += buffers.count
             buffers.append(chunk)
             return admitted(chunk, buffers)
@@ -244,25 +239,13 @@ package final class EnergySpeechGate: SpeechGate {
         blockFrames = 0
         voicedHistory = 0
         quietSamples = 0
-        ringOffset = nil
-        contiguousFromSample = .min
-        fedThroughSample = .min
+        preRollTracker.reset()
     }
 
     private func admitted(_ chunk: AudioChunk, _ buffers: [AudioChunk]) -> [AudioChunk] {
         chunksAdmitted += 1
-        fedThroughSample = chunk.endSample
+        preRollTracker.fed(throughSample: chunk.endSample)
         return buffers
-    }
-
-    /// The ring's audio from `preRollSeconds` before `speechStart` up to
-    /// `chunk`, limited to what it holds, what lines up with stream time, and
-    /// what was not fed already.
-    private func preRoll(before chunk: AudioChunk, from speechStart: Int64, ring: SampleRing) -> [AudioChunk] {
-        let held = Int64(max(0, ring.count - chunk.samples.count))
-        let start = max(speechStart - Int64(preRollSamples), chunk.startSample - held,
-                        fedThroughSample, contiguousFromSample)
-        return ring.buffers(fromSample: start, before: chunk)
     }
 
     /// Runs every sample through the high-pass and the frame accumulators;

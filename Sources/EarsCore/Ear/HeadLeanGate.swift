@@ -51,11 +51,7 @@ package final class HeadLeanGate: SpeechGate {
     private var openUntilSample = Int64.min
     /// Audio time (samples) the next opening's pre-roll reaches back to.
     private var windowStartSample = Int64.min
-    /// `chunk.endSample - ring.totalAppended` at the last call: when it
-    /// changes, the ring's older samples no longer line up with stream time.
-    private var ringOffset: Int64?
-    private var contiguousFromSample = Int64.min
-    private var fedThroughSample = Int64.min
+    private var preRollTracker = PreRollTracker()
 
     /// A closed gate that opens around the leans `latestLeanSeconds` reports.
     /// Times are seconds (≥ 0).
@@ -75,9 +71,7 @@ package final class HeadLeanGate: SpeechGate {
     /// while open. `ring` must already hold `chunk` as its newest samples.
     package func admit(_ chunk: AudioChunk, ring: SampleRing) -> [AudioChunk] {
         chunksSeen += 1
-        let offsetNow = chunk.endSample - ring.totalAppended
-        if let ringOffset, ringOffset != offsetNow { contiguousFromSample = chunk.startSample }
-        ringOffset = offsetNow
+        preRollTracker.observe(chunk, ring: ring)
 
         if let lean = latestLeanSeconds(), lean != seenLeanSeconds {
             seenLeanSeconds = lean
@@ -93,13 +87,11 @@ package final class HeadLeanGate: SpeechGate {
         if !isOpen {
             isOpen = true
             opens += 1
-            let held = Int64(max(0, ring.count - chunk.samples.count))
-            let start = max(windowStartSample, chunk.startSample - held, fedThroughSample, contiguousFromSample)
-            buffers = ring.buffers(fromSample: start, before: chunk)
+            buffers = preRollTracker.preRoll(fromSample: windowStartSample, before: chunk, ring: ring)
         }
         buffers.append(chunk)
         chunksAdmitted += 1
-        fedThroughSample = chunk.endSample
+        preRollTracker.fed(throughSample: chunk.endSample)
         return buffers
     }
 
@@ -109,8 +101,6 @@ package final class HeadLeanGate: SpeechGate {
         seenLeanSeconds = nil
         openUntilSample = .min
         windowStartSample = .min
-        ringOffset = nil
-        contiguousFromSample = .min
-        fedThroughSample = .min
+        preRollTracker.reset()
     }
 }
