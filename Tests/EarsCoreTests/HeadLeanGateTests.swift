@@ -78,6 +78,24 @@ import Testing
         #expect(gate.opens == 2)
     }
 
+    @Test("the pre-roll never reaches back across a chunk the ear lost: the ring's older audio is from another time")
+    func preRollStopsAtABreak() {
+        let box = LeanBox()
+        let gate = HeadLeanGate { box.seconds }
+        var ring = SampleRing(seconds: 3.5)
+        var opening: [AudioChunk] = []
+        // Chunk 30 never arrives (a drop): from chunk 31 on, the ring's samples no longer line up with stream time.
+        for index in (0..<36) where index != 30 {
+            let current = chunk(index)
+            ring.append(contentsOf: current.samples)
+            box.seconds = index >= 33 ? 3.2 : nil
+            let admitted = gate.admit(current, ring: ring)
+            if index == 33 { opening = admitted }
+        }
+        #expect(opening.first?.startSample == chunk(31).startSample, "2.5 s before 3.2 s would be 0.7 s, across the break")
+        #expect(opening.map(\.startSample) == [31, 32, 33].map { chunk($0).startSample })
+    }
+
     @Test("reset forgets the lean: the same report does not reopen a new stream")
     func resetForgets() {
         let box = LeanBox()
