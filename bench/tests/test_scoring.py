@@ -45,6 +45,11 @@ class CallWindows(unittest.TestCase):
         self.assertEqual(m.hits("clean", "engine:festival"), (1, 1))
         self.assertEqual(m.hits("clean", "engine:flite"), (0, 1))
 
+    def test_the_cpu_target_is_measured_on_continuous_speech_and_the_cost_on_every_stream(self) -> None:
+        m = scored([])
+        self.assertAlmostEqual(m.cpu_per_speech_s, 9.0 / 1800.0)
+        self.assertAlmostEqual(m.cpu_per_audio_s, 10.0 / 1820.0)
+
     def test_false_wakes_are_counted_per_hour_of_negatives(self) -> None:
         m = scored([], [Wake("alexa", 100.0), Wake("hey jarvis", 900.0)])
         self.assertEqual(m.false_wakes_pooled(), (2, 0.5))

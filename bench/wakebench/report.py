@@ -142,7 +142,7 @@ def target_values(m: Metrics) -> dict[str, float | None]:
     wakes, hours = m.false_wakes_pooled(None, ["clean", "pink10"])
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
                 recall_babble10=m.rate("babble10"), soundalikes=woke / n if n else None,
-                fa_read=wakes / hours if hours else None, cpu=m.cpu_per_audio_s, latency_p95=m.latency("clean", 95))
+                fa_read=wakes / hours if hours else None, cpu=m.cpu_per_speech_s, latency_p95=m.latency("clean", 95))
 
 
 def fmt(v: float | None, unit: str) -> str:

@@ -37,6 +37,9 @@ class Metrics:
     soundalikes: dict[str, list[int]] = field(default_factory=dict)  # phrase or "all" / "written" / "generated" -> [woke, sentences]
     cpu_s: float = 0.0
     audio_s: float = 0.0
+    # The same over the negative streams alone: continuous speech without the phrase, issue 20's CPU target.
+    speech_cpu_s: float = 0.0
+    speech_audio_s: float = 0.0
     peak_rss_mb: float = 0.0
     # Which voices count as held out for this system (the trained configuration holds out an engine).
     split: config.VoiceSplit = config.TUNING_SPLIT
@@ -85,6 +88,11 @@ class Metrics:
     def cpu_per_audio_s(self) -> float | None:
         return self.cpu_s / self.audio_s if self.audio_s else None
 
+    @property
+    def cpu_per_speech_s(self) -> float | None:
+        """CPU s per audio s over the negative streams: continuous speech, where calls are rare."""
+        return self.speech_cpu_s / self.speech_audio_s if self.speech_audio_s else None
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -113,6 +121,9 @@ def score(run_list: list[Run], results: list[Result], streams: list[Stream], phr
             if run.default is not None and setting == run.default:  # cost: the default's processes
                 m.cpu_s += res.cpu_s
                 m.audio_s += res.audio_s
+                if stream.kind == "negative":
+                    m.speech_cpu_s += res.cpu_s
+                    m.speech_audio_s += res.audio_s
                 m.peak_rss_mb = max(m.peak_rss_mb, res.rss_kb / 1024)
             add(m, stream, wakes)
     for m in systems.values():  # settings that only ran in a shared process: its cost
@@ -121,6 +132,7 @@ def score(run_list: list[Run], results: list[Result], streams: list[Stream], phr
             shared = any(r.system == m.system and m.setting in r.settings and r.default for r in run_list)
             if base and shared:
                 m.cpu_s, m.audio_s, m.peak_rss_mb = base.cpu_s, base.audio_s, base.peak_rss_mb
+                m.speech_cpu_s, m.speech_audio_s = base.speech_cpu_s, base.speech_audio_s
     return list(systems.values())
 
 
