@@ -162,7 +162,7 @@ package enum EngineFactory {
             // With both routes the heads' leans are watched: the judge asks
             // for their agreement, and the acoustic route may hear only around them.
             let watch = bothRoutes(config) ? HeadLeanWatch(trained) : nil
-            let gate: (any SpeechGate)? = if let watch, acousticOnLean(config, trained: trained) {
+            let gate: (any SpeechGate)? = if let watch, acousticOnLean(config, heads: watch) {
                 HeadLeanGate { [unowned watch] in watch.latestLeanSeconds }
             } else {
                 config.speechGate ? EnergySpeechGate() : nil
@@ -173,14 +173,12 @@ package enum EngineFactory {
         }
     }
 
-    /// Whether the acoustic engine beside `trained` hears only the seconds
-    /// around a head's lean (`HeadLeanGate`, `[wake] acoustic_on_lean`):
-    /// with both routes, when every configured phrase has a head, so no
-    /// phrase needs the acoustic route alone. The leans are the watch both
-    /// routes set (`engines(for:)`).
-    package static func acousticOnLean(_ config: EarsConfig, trained: NeuralTranscriber) -> Bool {
-        config.acousticOnLean && bothRoutes(config)
-            && Set(config.phrases.map(\.text)).isSubset(of: trained.models.map(\.phrase))
+    /// Whether the acoustic engine beside `heads` (the both-routes watch,
+    /// so both routes are on) hears only the seconds around a head's lean
+    /// (`HeadLeanGate`, `[wake] acoustic_on_lean`): when every configured
+    /// phrase has a head, so no phrase needs the acoustic route alone.
+    package static func acousticOnLean(_ config: EarsConfig, heads: HeadLeanWatch) -> Bool {
+        config.acousticOnLean && Set(config.phrases.map(\.text)).isSubset(of: heads.agreeingPhrases)
     }
 
     /// The second lane a mix of models trained on denoised audio and on

@@ -24,12 +24,13 @@ package final class HeadLeanWatch: Transcriber, HeadAgreement {
     /// Watches `trained`, whose watch must already be set.
     package init(_ trained: NeuralTranscriber) {
         self.trained = trained
+        agreeingPhrases = Set(trained.models.map(\.phrase))
     }
 
     package var engineName: String { trained.engineName }
     package var modelName: String { trained.modelName }
-    /// The phrases with a model.
-    package var agreeingPhrases: Set<String> { Set(trained.models.map(\.phrase)) }
+    /// The phrases with a model (fixed: an engine's models never change).
+    package let agreeingPhrases: Set<String>
 
     /// The leans since the last call, oldest first.
     package func takeAgreements() -> [(phrase: String, audioSeconds: Double)] {
