@@ -130,12 +130,16 @@ package final class NeuralTranscriber: Transcriber {
         var watchedDetections = [[NeuralWakeSpotter.Detection]](repeating: [], count: watchedPieces.count)
         for index in lanes.indices {
             let heard = lanes[index].suppressor?.denoise(samples) ?? samples
-            let embeddings = try lanes[index].embedder.feed(heard)
-            for watch in lanes[index].watched.indices {
-                watchedDetections[watch] += lanes[index].watched[watch].push(contentsOf: embeddings)
-                    .map { lanes[index].named($0) }
+            for embedding in try lanes[index].embedder.feed(heard) {
+                // Each head scores a window once; the watched thresholds
+                // decide on the same scores (the heads are the same).
+                let scored = lanes[index].spotter.score(embedding)
+                for watch in lanes[index].watched.indices {
+                    watchedDetections[watch] += lanes[index].watched[watch].decide(scores: scored.scores, at: scored.index)
+                        .map { lanes[index].named($0) }
+                }
+                detections += lanes[index].spotter.decide(scores: scored.scores, at: scored.index).map { lanes[index].named($0) }
             }
-            detections += lanes[index].spotter.push(contentsOf: embeddings).map { lanes[index].named($0) }
         }
         for watch in watchedDetections.indices {
             for detection in Self.inTimeOrder(watchedDetections[watch]) {
@@ -165,9 +169,11 @@ package final class NeuralTranscriber: Transcriber {
 
     /// Also decides at each of `thresholds` (0…1, for every phrase) over the
     /// same embeddings, beside the engine's own decision: what `ears tune`
-    /// sweeps. Each watched threshold gives exactly the pieces this engine
-    /// would give with `thresholdOverride` set to it (utterance numbers
-    /// apart). Replaces any earlier watch; call it before `start`.
+    /// sweeps, and the heads' leans with both routes. Each watched threshold
+    /// gives exactly the pieces this engine would give with
+    /// `thresholdOverride` set to it (utterance numbers apart), from the
+    /// same head scores: a watch adds a decision per step, not a head
+    /// evaluation. Replaces any earlier watch; call it before `start`.
     package func watch(thresholds: [Double]) {
         for index in lanes.indices {
             lanes[index].watchedFresh = thresholds.map { threshold in

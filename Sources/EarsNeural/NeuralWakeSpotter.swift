@@ -102,6 +102,18 @@ package struct NeuralWakeSpotter: Sendable {
 
     /// Feeds one embedding (`dimension` values); returns the detections it completed.
     package mutating func push(_ embedding: [Float]) -> [Detection] {
+        let scored = score(embedding)
+        return decide(scores: scored.scores, at: scored.index)
+    }
+
+    /// Keeps one embedding (`dimension` values) in the window and returns
+    /// each phrase's raw score for the window ending on it (nil while that
+    /// phrase's window is not full), with the embedding's index, without
+    /// deciding: `push` is this then `decide(scores:at:)`. A caller that
+    /// decides the same heads at other thresholds (`NeuralTranscriber.watch`)
+    /// scores once here and hands the scores to every spotter's `decide`,
+    /// rather than running each head once per threshold.
+    package mutating func score(_ embedding: [Float]) -> (index: Int, scores: [Float?]) {
         precondition(embedding.count == dimension, "an embedding of \(embedding.count) values, expected \(dimension)")
         let index = embeddingCount
         let slot = index % capacity
@@ -121,7 +133,7 @@ package struct NeuralWakeSpotter: Sendable {
                 return phrase.head.score(window: UnsafeBufferPointer(rebasing: h[start..<(start + window * dimension)]))
             }
         }
-        return decide(scores: scores, at: index)
+        return (index, scores)
     }
 
     /// Feeds embeddings in stream order; returns the detections, oldest first.
@@ -144,8 +156,11 @@ package struct NeuralWakeSpotter: Sendable {
     }
 
     /// The decision for one step, given each phrase's raw score for the
-    /// window ending on embedding `index` (nil while its window is not full).
-    mutating func decide(scores: [Float?], at index: Int) -> [Detection] {
+    /// window ending on embedding `index` (nil while its window is not full),
+    /// in `phrases` order. Steps must come in index order; the window
+    /// (`score`) is not needed, so a spotter that only decides — at other
+    /// thresholds over another spotter's scores — keeps no embeddings.
+    package mutating func decide(scores: [Float?], at index: Int) -> [Detection] {
         var detections: [Detection] = []
         let refractorySteps = Int((settings.refractorySeconds / settings.stepSeconds).rounded(.up))
         for p in phrases.indices {

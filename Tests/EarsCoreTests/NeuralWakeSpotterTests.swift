@@ -106,4 +106,25 @@ import Testing
         // After the reset, the old window is gone: one embedding does not fill it.
         #expect(spotter.push([1]).isEmpty && spotter.takeMaxScores() == [0])
     }
+    @Test("scores taken once and decided at another threshold give what a spotter at that threshold pushes")
+    func sharedScoresDecideLikeAPush() {
+        // A medium run (scores 0.5, 0.73), then past the 1.5 s refractory time a loud one (0.98).
+        let values: [[Float]] = [[0], [0.6], [0.7], [0]] + [[Float]](repeating: [0], count: 22) + [[1], [1], [0], [0]]
+        var scorer = Self.spotter(threshold: 0.9)
+        var shared = Self.spotter(threshold: 0.2) // decides only: never fed an embedding
+        var pushedAtTheOwn = Self.spotter(threshold: 0.9)
+        var pushedAtTheOther = Self.spotter(threshold: 0.2)
+        var own: [NeuralWakeSpotter.Detection] = [], other: [NeuralWakeSpotter.Detection] = []
+        var expectedOwn: [NeuralWakeSpotter.Detection] = [], expectedOther: [NeuralWakeSpotter.Detection] = []
+        for value in values {
+            let scored = scorer.score(value)
+            own += scorer.decide(scores: scored.scores, at: scored.index)
+            other += shared.decide(scores: scored.scores, at: scored.index)
+            expectedOwn += pushedAtTheOwn.push(value)
+            expectedOther += pushedAtTheOther.push(value)
+        }
+        #expect(own == expectedOwn && other == expectedOther)
+        #expect(other.count > own.count, "the lower threshold hears the medium run too: \(other.count) vs \(own.count)")
+        #expect(shared.embeddingCount == 0 && scorer.embeddingCount == values.count)
+    }
 }
