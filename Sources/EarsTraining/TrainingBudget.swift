@@ -20,10 +20,8 @@ package struct TrainingBudget: Sendable, Hashable {
     /// Phrase words in sentences per positive (several-word phrases only).
     package static let wordsInSentencesPerPositive = 0.25
     /// The phrase's first words going on into other words, per positive
-    /// (several-word phrases only). 0.75: the heads' confident false wakes
-    /// were mostly such starts in other speech ("A: Mu." heard as "hey …";
-    /// docs/training.md), so three times the first measured 0.25.
-    package static let phraseStartsPerPositive = 0.75
+    /// (several-word phrases only).
+    package static let phraseStartsPerPositive = 0.25
     /// Fortunes (other speech, a few seconds each) per positive.
     package static let otherSpeechPerPositive = 0.5
     /// Noise-only clips per positive.
