@@ -19,7 +19,7 @@ Every recall gets a Wilson interval and every false-wake rate an exact Poisson o
 
 usage: bench/wake.py EARS [--out DIR] [--jobs N] [--quick] [--doc docs/benchmark.md]
                           [--compare docs/benchmark-quick.json] [--ears-config "LABEL=ARGS"]...
-                          [--rescan ears] [--retrain] [--no-cache] [--no-trained] [--rescore]
+                          [--rescan ears] [--retrain] [--no-cache] [--no-trained [--held-out-engines festival]] [--rescore]
 Writes OUT/wake.md, OUT/wake.json, OUT/wake-raw.json and OUT/wake-det.png; with --doc,
 also the document, its .json summary and its -det.png; a full run's --doc
 docs/benchmark.md also writes the README's detection sentence. Needs numpy and
@@ -85,6 +85,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--doc", help="write the benchmark document here (and benchmark-det.png next to it)")
     ap.add_argument("--quick", action="store_true", help="a small corpus (under 5 minutes), to try the harness")
     ap.add_argument("--rescore", action="store_true", help="score OUT/wake.json's saved runs again (no scanning)")
+    ap.add_argument("--held-out-engines", default="", metavar="ENGINES",
+                    help='with --no-trained: the engines (e.g. "festival") that the models named by a configuration\'s '
+                         "--models-dir never heard (what their `ears train` reported), so those configurations are "
+                         "scored on that engine; with --rescore it replaces what the saved run said")
     ap.add_argument("--trained", action=argparse.BooleanOptionalAction, default=True,
                     help=f'train a model per phrase with EARS (`ears train`) and measure "{training.TRAINED_LABEL}" '
                          "(--models-dir) beside the other configurations (default: on; cached per binary)")
@@ -203,6 +207,8 @@ def main(argv: list[str]) -> None:
     raw_path = os.path.join(a.out, "wake-raw.json")
     if a.rescore:
         raw = json.load(open(raw_path))
+        if a.held_out_engines:
+            raw["args"]["held_out_engines"] = config.engine_list(a.held_out_engines)
     else:
         check_tools(a)
         os.makedirs(a.no_models_dir, exist_ok=True)
@@ -250,7 +256,7 @@ def main(argv: list[str]) -> None:
         raw = dict(
             args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
                       ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick, compare_to=a.compare,
-                      systems=a.systems,
+                      systems=a.systems, held_out_engines=config.engine_list(a.held_out_engines),
                       training=trained.to_json() if trained else None),
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
@@ -278,15 +284,16 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     results = [runners.Result.from_json(r) for r in raw["results"]]
     trained = args.get("training")
     splits, training_times = {}, {}
+    # Without this run's training, the engines the named models never heard, as told (--held-out-engines).
+    held_out = tuple(trained["held_out_engines"]) if trained else tuple(args.get("held_out_engines") or ())
     if trained:
-        splits[training.TRAINED_LABEL] = config.VoiceSplit("engine", tuple(trained["held_out_engines"]))
+        splits[training.TRAINED_LABEL] = config.VoiceSplit("engine", held_out)
+        training_times[training.TRAINED_LABEL] = {p["phrase"]: [p["wall_s"], p["cpu_s"]] for p in trained["phrases"]}
+    if trained or held_out:
         # A configuration naming trained models of its own (--models-dir, not the empty one)
         # is scored on the same held-out engine, assumed trained with the same split.
-        for label, ears_args in args["ears_configs"]:
-            named = ears_args[ears_args.index("--models-dir") + 1] if "--models-dir" in ears_args[:-1] else ""
-            if named and os.path.basename(named.rstrip("/")) != "models-none":
-                splits.setdefault(label, splits[training.TRAINED_LABEL])
-        training_times[training.TRAINED_LABEL] = {p["phrase"]: [p["wall_s"], p["cpu_s"]] for p in trained["phrases"]}
+        for label in config.labels_with_own_models(args["ears_configs"]):
+            splits.setdefault(label, config.VoiceSplit("engine", held_out))
     metrics = scoring.score(plan, results, stream_list, args["phrases"], splits, training_times)
     conds = [c for c in [c.name for c in config.CONDITIONS] if c in args["conditions"]]
     png = report.det_plot(metrics, out)

@@ -23,3 +23,15 @@ class TrainedSweeps(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OwnModels(unittest.TestCase):
+    def test_only_configurations_naming_a_models_directory_of_their_own_count(self) -> None:
+        configs = [("ears", ["--models-dir", "bench/out/quick/models-none"]), ("ears trained", ["--models-dir", "m/new/"]),
+                   ("ears, no verifier", ["--verifier", "off"]), ("ears trained, before", ["--models-dir", "m/old"]),
+                   ("dangling", ["--models-dir"])]
+        self.assertEqual(config.labels_with_own_models(configs), ["ears trained", "ears trained, before"])
+
+    def test_held_out_engines_are_read_from_a_comma_list(self) -> None:
+        self.assertEqual(config.engine_list(" festival, flite ,,"), ["festival", "flite"])
+        self.assertEqual(config.engine_list(""), [])

@@ -1,6 +1,7 @@
 """What the benchmark measures: phrases, voices, conditions, systems' keywords, targets."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 PHRASES = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"]
@@ -196,3 +197,19 @@ TARGETS = [
 
 # The ears configuration that listens with a model per phrase (bench/wakebench/training.py).
 TRAINED_LABEL = "ears trained"
+
+
+def engine_list(text: str) -> list[str]:
+    """"festival, flite" -> ["festival", "flite"]: the engines named, in order, without blanks."""
+    return [e.strip() for e in text.split(",") if e.strip()]
+
+
+def labels_with_own_models(ears_configs: list[tuple[str, list[str]]]) -> list[str]:
+    """The labels of the configurations that name a models directory of their own
+    (--models-dir, not the empty models-none every other configuration reads)."""
+    labels = []
+    for label, ears_args in ears_configs:
+        named = ears_args[ears_args.index("--models-dir") + 1] if "--models-dir" in ears_args[:-1] else ""
+        if named and os.path.basename(named.rstrip("/")) != "models-none":
+            labels.append(label)
+    return labels
