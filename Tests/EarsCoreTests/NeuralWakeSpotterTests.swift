@@ -106,6 +106,7 @@ import Testing
         // After the reset, the old window is gone: one embedding does not fill it.
         #expect(spotter.push([1]).isEmpty && spotter.takeMaxScores() == [0])
     }
+
     @Test("scores taken once and decided at another threshold give what a spotter at that threshold pushes")
     func sharedScoresDecideLikeAPush() {
         // A medium run (scores 0.5, 0.73), then past the 1.5 s refractory time a loud one (0.98).

@@ -21,10 +21,6 @@ class TrainedSweeps(unittest.TestCase):
         self.assertEqual([run.system for run in runs if run.system == "ears, no verifier"], ["ears, no verifier"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class OwnModels(unittest.TestCase):
     def test_only_configurations_naming_a_models_directory_of_their_own_count(self) -> None:
         configs = [("ears", ["--models-dir", "bench/out/quick/models-none"]), ("ears trained", ["--models-dir", "m/new/"]),
@@ -35,3 +31,7 @@ class OwnModels(unittest.TestCase):
     def test_held_out_engines_are_read_from_a_comma_list(self) -> None:
         self.assertEqual(config.engine_list(" festival, flite ,,"), ["festival", "flite"])
         self.assertEqual(config.engine_list(""), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
