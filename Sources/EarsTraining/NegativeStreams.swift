@@ -15,7 +15,8 @@ package enum NegativeStreams {
     package static let pauseSeconds: ClosedRange<Double> = 0.1...0.7
 
     /// `clips` and `audio` (same order and count) with each run of up to
-    /// `clipsPerStream` other-speech clips of one split joined into one clip:
+    /// `clipsPerStream` other-speech clips of one split (and mined-only or
+    /// not) joined into one clip:
     /// the first keeps its lead, each later one loses its lead and the one
     /// before it keeps only a pause of its trail. Other clips pass unchanged.
     /// Seeded by `seed`; the joined clip keeps the first clip's index.
@@ -48,7 +49,7 @@ package enum NegativeStreams {
                 outAudio.append(samples)
                 continue
             }
-            if let first = pending.first, first.0.split != clip.split || pending.count == clipsPerStream { flush() }
+            if let first = pending.first, first.0.split != clip.split || first.0.minedOnly != clip.minedOnly || pending.count == clipsPerStream { flush() }
             pending.append((clip, samples))
         }
         flush()

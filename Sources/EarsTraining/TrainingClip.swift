@@ -68,10 +68,13 @@ package struct TrainingClip: Sendable, Hashable {
     /// after the phrase ("hey cordelia, turn the lights off"); empty for
     /// none. The clip's labelled end stays the end of `text`. Never logged.
     package var continuation: String
+    /// Other speech of the train split that no training round fits on: only
+    /// the first head's mistakes on it are added (`TrainingBudget.minedSpeech`).
+    package var minedOnly: Bool
 
     /// A clip as given.
     package init(index: Int, role: Role, text: String, voice: SynthVoice?, augmentation: Augmentation,
-                split: Split, noiseSeconds: Double = 0, continuation: String = "") {
+                split: Split, noiseSeconds: Double = 0, continuation: String = "", minedOnly: Bool = false) {
         self.index = index
         self.role = role
         self.text = text
@@ -80,5 +83,6 @@ package struct TrainingClip: Sendable, Hashable {
         self.split = split
         self.noiseSeconds = noiseSeconds
         self.continuation = continuation
+        self.minedOnly = minedOnly
     }
 }

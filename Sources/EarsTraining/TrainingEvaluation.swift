@@ -15,15 +15,18 @@ package struct ClipFeatures: Sendable {
     package var speechEndSample: Int?
     /// The clip's length in seconds.
     package var seconds: Double
+    /// Only the mining step hears it (`TrainingClip.minedOnly`).
+    package var minedOnly: Bool
 
     package init(role: TrainingClip.Role, split: TrainingClip.Split, augmentation: Augmentation, embeddings: [[Float]],
-                speechEndSample: Int?, seconds: Double) {
+                speechEndSample: Int?, seconds: Double, minedOnly: Bool = false) {
         self.role = role
         self.split = split
         self.augmentation = augmentation
         self.embeddings = embeddings
         self.speechEndSample = speechEndSample
         self.seconds = seconds
+        self.minedOnly = minedOnly
     }
 }
 

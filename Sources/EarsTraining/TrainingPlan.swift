@@ -185,7 +185,35 @@ package struct TrainingPlan: Sendable, Equatable {
             clips.append(TrainingClip(index: clips.count, role: .negative(.noiseOnly), text: "", voice: nil,
                                       augmentation: augmentation, split: split, noiseSeconds: seconds))
         }
+        clips += Self.minedSpeech(count: budget.minedSpeech, startIndex: clips.count, english: fortuneTexts, native: nativeTexts,
+                                  pools: pools, fortunePools: fortunePools, otherLanguages: foreign, allowBabble: !english.isEmpty,
+                                  seed: seed)
         self.clips = clips
+    }
+
+    /// The fortunes only the mining step hears (`TrainingClip.minedOnly`):
+    /// the train split's speakers (and speakers of other languages, at the
+    /// other speech's share), the other speech's texts and augmentation.
+    /// Drawn from a generator of their own, after every other clip, so the
+    /// rest of the plan is the same with or without them.
+    static func minedSpeech(count: Int, startIndex: Int, english: [String], native: [String], pools: VoicePools,
+                            fortunePools: VoicePools, otherLanguages: [SynthVoice], allowBabble: Bool,
+                            seed: UInt64) -> [TrainingClip] {
+        guard !english.isEmpty || !native.isEmpty else { return [] }
+        var generator = SeededGenerator(seed: seed ^ 0x3C6E_F372_FE94_F82B)
+        return (0..<count).map { offset in
+            var clipGenerator = generator.child()
+            // A non-English phrase's own language at the other speech's share.
+            let isNative = !native.isEmpty && (english.isEmpty || clipGenerator.unit() < nativeSpeechShare)
+            var voice = (isNative ? pools : fortunePools).voice(in: .train, using: &clipGenerator)
+            if !isNative, !otherLanguages.isEmpty, clipGenerator.unit() < otherLanguageSpeechShare {
+                voice = clipGenerator.pick(otherLanguages).with(ratePercent: clipGenerator.pick(ratePercents), pitch: nil)
+            }
+            let text = clipGenerator.pick(isNative ? native : english)
+            let augmentation = Augmentation.random(using: &clipGenerator, allowBabble: allowBabble)
+            return TrainingClip(index: startIndex + offset, role: .negative(.otherSpeech), text: text, voice: voice,
+                                augmentation: augmentation, split: .train, minedOnly: true)
+        }
     }
 
     /// The phrase said one of several ways: plain, as a statement, an

@@ -58,7 +58,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         let czech = ["czech_dita", "czech_machac"].map { SynthVoice(engine: .festival, name: $0, language: "cs") }
         let plan = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
                                     soundAlikes: alikes, fortunes: fortunes, budget: TrainingBudget(positives: 400), seed: 3)
-        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) && $0.split != .heldOut }
+        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) && $0.split != .heldOut && !$0.minedOnly }
         let foreign = other.filter { $0.voice?.language == "cs" }
         let share = Double(foreign.count) / Double(other.count)
         #expect(share > 0.2 && share < 0.45, "share \(share)")
@@ -68,6 +68,26 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         let plain = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
                                      fortunes: fortunes, budget: TrainingBudget(positives: 400), seed: 3)
         #expect(!plain.clips.contains { ($0.voice?.language ?? "en") != "en" })
+    }
+
+    @Test("speech only mined is other speech of the train split's speakers, after every other clip, and leaves the rest of the plan as it was")
+    func minedSpeechComesLastAndLeavesTheRest() throws {
+        let czech = ["czech_dita", "czech_machac"].map { SynthVoice(engine: .festival, name: $0, language: "cs") }
+        var budget = TrainingBudget(positives: 400)
+        let with = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
+                                    soundAlikes: alikes, fortunes: fortunes, budget: budget, seed: 3)
+        budget.minedSpeech = 0
+        let without = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
+                                       soundAlikes: alikes, fortunes: fortunes, budget: budget, seed: 3)
+        let mined = with.clips.filter(\.minedOnly)
+        #expect(mined.count == TrainingBudget(positives: 400).minedSpeech)
+        #expect(Array(with.clips.prefix(without.clips.count)) == without.clips)
+        #expect(Array(with.clips.dropFirst(without.clips.count)) == mined)
+        let trainSpeakers = Set(without.clips.filter { $0.split == .train }.compactMap { $0.voice?.speakerID })
+        #expect(mined.allSatisfy { $0.role == .negative(.otherSpeech) && $0.split == .train && $0.continuation.isEmpty })
+        #expect(mined.allSatisfy { $0.voice?.language == "cs" || trainSpeakers.contains($0.voice?.speakerID ?? "") })
+        #expect(mined.contains { $0.voice?.language == "cs" } && mined.contains { $0.voice?.language == "en" })
+        #expect(!mined.contains { $0.text.lowercased().contains("hey cordelia") })
     }
 
     @Test("every role and split is present, in the budget's counts")
@@ -80,7 +100,8 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(count(.negative(.phraseWordAlone)) == budget.wordsAlone)
         #expect(count(.negative(.phraseWordsInSentence)) == budget.wordsInSentences)
         #expect(count(.negative(.phraseStartGoesOn)) == budget.phraseStarts)
-        #expect(count(.negative(.otherSpeech)) == budget.otherSpeech)
+        #expect(plan.clips.filter { $0.role == .negative(.otherSpeech) && !$0.minedOnly }.count == budget.otherSpeech)
+        #expect(plan.clips.filter(\.minedOnly).count == budget.minedSpeech)
         #expect(count(.negative(.noiseOnly)) == budget.noiseOnly)
         for split in TrainingClip.Split.allCases {
             #expect(plan.clips.contains { $0.split == split && $0.role == .positive })
@@ -141,7 +162,7 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         let plan = try TrainingPlan(phrase: "코델리아 피파", language: "ko", voices: englishVoices + koreanVoices,
                                     soundAlikes: [], fortunes: fortunes, nativeSpeech: korean,
                                     budget: TrainingBudget(positives: 400), seed: 5)
-        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) }
+        let other = plan.clips.filter { $0.role == .negative(.otherSpeech) && !$0.minedOnly }
         #expect(other.count == TrainingBudget(positives: 400).otherSpeech)
         let native = other.filter { $0.voice?.language == "ko" }
         let share = Double(native.count) / Double(other.count)

@@ -89,10 +89,6 @@ final class PhraseTrainer {
     /// Heads trained from different seeds on the mined windows and joined
     /// (`WakeHeadEnsemble`: the mean of their logits).
     static let ensembleSize = 3
-    /// Windows a first head scores above this are mined: added again, heavier.
-    static let miningScore: Float = 0.2
-    /// Weight of a mined window.
-    static let minedWeight: Float = 4
     /// Lead before the speech of a phrase-like clip: the window (1.28 s) plus
     /// the front end's start-up must fit before the phrase ends.
     static let phraseLeadSeconds: ClosedRange<Double> = 1.4...2.2
@@ -151,7 +147,8 @@ final class PhraseTrainer {
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
 
         let labelling = TrainingWindows()
-        let trainClips = features.filter { $0.split == .train }
+        let trainClips = features.filter { $0.split == .train && !$0.minedOnly }
+        let minedOnlyClips = features.filter(\.minedOnly)
         let validationClips = features.filter { $0.split == .validation }
         var examples = Self.examples(trainClips, labelling: labelling)
         let validation = Self.examples(validationClips, labelling: labelling)
@@ -164,8 +161,10 @@ final class PhraseTrainer {
         let first = try train(trainer, examples: examples, validation: validation, round: 1, of: rounds)
 
         progress(.mining, 0, 1)
-        let mined = Self.mine(first, examples: examples)
-        note("mining: \(mined.count) negative windows scored above \(Self.miningScore) by the first head")
+        let mined = HardNegativeMining.mine(examples, score: first.score(window:))
+            + HardNegativeMining.mine(minedOnlyClips, labelling: labelling, score: first.score(window:))
+        note("mining: \(mined.count) negative windows scored above \(HardNegativeMining.miningScore) by the first head "
+            + "(\(minedOnlyClips.count) stretches of speech heard only for this)")
         examples += mined
         progress(.mining, 1, 1)
         var members: [WakeHead] = []
@@ -384,7 +383,8 @@ final class PhraseTrainer {
                     let end = hasSpeech ? continuedEnds[clip.index] ?? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
                     let features = ClipFeatures(role: clip.role, split: clip.split, augmentation: clip.augmentation,
                                                 embeddings: embeddings, speechEndSample: end,
-                                                seconds: Double(samples.count) / Double(AudioFormat.sampleRate))
+                                                seconds: Double(samples.count) / Double(AudioFormat.sampleRate),
+                                                minedOnly: clip.minedOnly)
                     results.withLock { $0[index] = features }
                 } catch {
                     failure.withLock { $0 = $0 ?? error.sentence }
@@ -434,13 +434,6 @@ final class PhraseTrainer {
             + "\(report.negatives) negative windows, average precision on validation voices "
             + (best?.averagePrecision.map { String(format: "%.3f", $0) } ?? "n/a"))
         return head
-    }
-
-    /// The negative windows `head` scores above `miningScore`, again and heavier.
-    static func mine(_ head: WakeHead, examples: [WakeExample]) -> [WakeExample] {
-        examples.filter { $0.label < 0.5 && head.score(window: $0.window) > miningScore }.map { example in
-            WakeExample(window: example.window, label: 0, weight: minedWeight)
-        }
     }
 
     /// Whole seconds since `start`.
