@@ -129,8 +129,8 @@ package enum WakeModelFile {
         var training = WakeModel.TrainingSummary()
         for _ in 0..<(try r.count("voices", limit: 100_000)) { training.voices.append(try r.string("voice")) }
         for _ in 0..<(try r.count("held-out voices", limit: 100_000)) { training.heldOutVoices.append(try r.string("voice")) }
-        training.positives = Int(clamping: try r.u64())
-        training.negatives = Int(clamping: try r.u64())
+        training.positives = try r.count64("positive windows' count")
+        training.negatives = try r.count64("negative windows' count")
         training.audioSeconds = try r.double()
         training.trainingSeconds = try r.double()
         training.createdAt = try r.string("created-at")
@@ -209,6 +209,13 @@ package enum WakeModelFile {
             let value = Int(try u32())
             guard value <= limit else { throw .malformed("the \(what) is \(value), more than \(limit)") }
             return value
+        }
+        /// A 64-bit count, refused above `Int.max` (clamping it would read a
+        /// file `encode` could not have written: it would not encode back).
+        mutating func count64(_ what: String) throws(WakeModelError) -> Int {
+            let value = try u64()
+            guard value <= UInt64(Int.max) else { throw .malformed("the \(what) is \(value), more than \(Int.max)") }
+            return Int(value)
         }
         mutating func float() throws(WakeModelError) -> Float { Float(bitPattern: try u32()) }
         mutating func double() throws(WakeModelError) -> Double { Double(bitPattern: try u64()) }

@@ -95,6 +95,29 @@ import Testing
         #expect(throws: WakeModelError.malformed("1 bytes follow the payload")) { try WakeModel.decode(Self.model().encoded() + [0]) }
     }
 
+    /// Found by `make fuzz-smoke`: a positives count above `Int.max` was
+    /// clamped on reading, so the file decoded to a model that encodes to
+    /// other bytes. Such a count is refused instead.
+    @Test func aWellSealedCountBeyondWhatAnIntHoldsIsMalformedNotClamped() throws {
+        let bytes = Self.model().encoded()
+        var payload = Array(bytes[WakeModelFile.headerSize...])
+        // The positives count (1,234) as the encoder wrote it: 8 bytes, least significant first, then the negatives (48,000).
+        let written = (0..<8).map { UInt8(truncatingIfNeeded: 1_234 >> (8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: 48_000 >> (8 * $0)) }
+        let at = try #require((0...(payload.count - written.count)).first { Array(payload[$0..<($0 + written.count)]) == written })
+        payload[at + 7] = 0xB7 // 1,234 + 0xB7 << 56: above Int.max
+        var file = WakeModelFile.Writer()
+        file.bytes = Array(bytes.prefix(16)) // the magic, the version and the payload's length, unchanged
+        file.u32(Int(CRC32.checksum(payload[...])))
+        file.bytes += payload
+        #expect(file.bytes.count == bytes.count)
+        #expect {
+            try WakeModel.decode(file.bytes)
+        } throws: { error in
+            guard case let .malformed(sentence) = error as? WakeModelError else { return false }
+            return sentence.contains("positive windows' count")
+        }
+    }
+
     @Test func theChecksumIsTheStandardCRC32() {
         #expect(CRC32.checksum(Array("123456789".utf8)[...]) == 0xCBF4_3926)
     }
