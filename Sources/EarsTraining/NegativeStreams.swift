@@ -49,7 +49,10 @@ package enum NegativeStreams {
                 outAudio.append(samples)
                 continue
             }
-            if let first = pending.first, first.0.split != clip.split || first.0.minedOnly != clip.minedOnly || pending.count == clipsPerStream { flush() }
+            if let first = pending.first,
+               first.0.split != clip.split || first.0.minedOnly != clip.minedOnly || pending.count == clipsPerStream {
+                flush()
+            }
             pending.append((clip, samples))
         }
         flush()

@@ -6,7 +6,8 @@ package struct TrainingBudget: Sendable, Hashable {
     /// Positives in the default plan: 1500 positives made 4725 clips, about
     /// 2 hours of audio, synthesized and augmented in about 75 s on 2 shared
     /// cores (release build, measured: docs/training.md; 5100 clips since
-    /// the phrase-start negatives). Synthesis could
+    /// the phrase-start negatives, 7350 with the speech only mined, which
+    /// `minedSpeechPerPositive` counts). Synthesis could
     /// afford twice that within 3 minutes, but feature extraction scales with
     /// the audio's length, so this leaves most of a 10-minute training for
     /// features and fitting.
