@@ -232,7 +232,7 @@ def main(argv: list[str]) -> None:
             phases["training" + (" (models kept)" if all(p.cached for p in trained.phrases) else "") +
                    ", beside the corpus and scans"] = time.time() - training_started
             configs = [(training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg])]
-            return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False) if r.family == "ears"]
+            return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False) if r.family == "ears"] + waiting
 
         t0 = time.time()
         corpus = make_corpus(a.store, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
@@ -243,6 +243,11 @@ def main(argv: list[str]) -> None:
         phases["streams"] = time.time() - t0
         plan = [r for r in runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
                 if not a.systems or r.family in a.systems.split(",")]
+        # A configuration naming models this run trains into the store (e.g. "head alone"
+        # with --models-dir bench/out/models-<key>) waits for the training: scanned before,
+        # it would find the directory empty or half-filled (the run of 2026-12-03 failed so).
+        waiting = [r for r in plan if pending is not None and training.reads_store_models(r.args, a.store)]
+        plan = [r for r in plan if r not in waiting]
         t0 = time.time()
         results, counts, late = run_all(a, plan, stream_list, corpus.path, trained_runs)
         plan += late

@@ -35,3 +35,19 @@ class OwnModels(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class WaitingForTraining(unittest.TestCase):
+    """A configuration reading the models this run trains is scanned after the training."""
+
+    def test_a_models_directory_the_bench_trains_into_waits(self) -> None:
+        from wakebench import training
+        self.assertTrue(training.reads_store_models(["--models-dir", "bench/out/models-2bbb83fc9fae39eb", "--both-routes", "off"],
+                                                    "bench/out"))
+
+    def test_the_empty_directory_and_directories_elsewhere_do_not_wait(self) -> None:
+        from wakebench import training
+        self.assertFalse(training.reads_store_models(["--models-dir", "bench/out/models-none"], "bench/out"))
+        self.assertFalse(training.reads_store_models(["--models-dir", "/work/scratch/models-x"], "bench/out"))
+        self.assertFalse(training.reads_store_models(["--both-routes", "off"], "bench/out"))
+        self.assertFalse(training.reads_store_models(["--models-dir"], "bench/out"))

@@ -145,3 +145,14 @@ def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         training.phrases = list(pool.map(one, phrases))
     return training
+
+
+def reads_store_models(args: list[str], store: str) -> bool:
+    """Whether ears arguments name a models directory the benchmark trains into
+    (STORE/models-<key>, not the empty models-none)."""
+    if "--models-dir" not in args[:-1]:
+        return False
+    directory = os.path.abspath(args[args.index("--models-dir") + 1])
+    name = os.path.basename(directory)
+    return (os.path.dirname(directory) == os.path.abspath(store) and name.startswith("models-")
+            and name != "models-none")
