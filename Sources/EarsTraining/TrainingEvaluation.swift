@@ -17,12 +17,9 @@ package struct ClipFeatures: Sendable {
     package var seconds: Double
     /// Only the mining step hears it (`TrainingClip.minedOnly`).
     package var minedOnly: Bool
-    /// Where other speech after the clip's own starts (`TrainingClip.continuation`),
-    /// in samples from the clip's start; nil when nothing goes on.
-    package var continuationStartSample: Int?
 
     package init(role: TrainingClip.Role, split: TrainingClip.Split, augmentation: Augmentation, embeddings: [[Float]],
-                speechEndSample: Int?, seconds: Double, minedOnly: Bool = false, continuationStartSample: Int? = nil) {
+                speechEndSample: Int?, seconds: Double, minedOnly: Bool = false) {
         self.role = role
         self.split = split
         self.augmentation = augmentation
@@ -30,7 +27,6 @@ package struct ClipFeatures: Sendable {
         self.speechEndSample = speechEndSample
         self.seconds = seconds
         self.minedOnly = minedOnly
-        self.continuationStartSample = continuationStartSample
     }
 }
 

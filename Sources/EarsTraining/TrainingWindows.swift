@@ -8,12 +8,7 @@
 /// just been said". So, for a clip of the phrase whose speech ends at sample
 /// `e`:
 /// - the windows ending in the first `positiveSteps` steps at or after `e`
-///   are positives (the spotter fires on the peak among them), but when
-///   other speech goes on after the phrase (a continuation starting at
-///   sample `c`), only those whose audio ends by `c` — and always the one at
-///   `e`: a window that has heard the next word's first sounds is not
-///   taught as the phrase, since "alexa, s…" is then one vowel from
-///   "alexis sent" (the windows dropped are unused, not negatives);
+///   are positives (the spotter fires on the peak among them);
 /// - windows ending `partialGapSteps` or more steps before `e` are negatives:
 ///   they hold only the start of the phrase ("hey cor…"), which must not wake;
 /// - the windows in between and after are not used (they are neither clearly
@@ -54,11 +49,8 @@ package struct TrainingWindows: Sendable, Equatable {
 
     /// The windows of a clip of `embeddingCount` embeddings. `positive`:
     /// whether the clip says the phrase; `speechEndSample`: where its speech
-    /// ends (nil when unknown: a negative's windows then all weigh 1);
-    /// `continuationStartSample`: where other speech after the phrase
-    /// starts (nil: none), which ends a positive clip's positives early.
-    package func windows(embeddingCount: Int, positive: Bool, speechEndSample: Int?,
-                         continuationStartSample: Int? = nil) -> [Window] {
+    /// ends (nil when unknown: a negative's windows then all weigh 1).
+    package func windows(embeddingCount: Int, positive: Bool, speechEndSample: Int?) -> [Window] {
         let first = windowEmbeddings - 1
         guard embeddingCount > first else { return [] }
         let end = speechEndSample.map(embeddingIndex(coveringSample:))
@@ -67,10 +59,7 @@ package struct TrainingWindows: Sendable, Equatable {
             var result: [Window] = []
             for last in first..<embeddingCount {
                 if last >= end && last < end + positiveSteps {
-                    let heardBeforeContinuation = continuationStartSample.map { (last + 1) * samplesPerEmbedding <= $0 } ?? true
-                    if last == end || heardBeforeContinuation {
-                        result.append(Window(lastEmbedding: last, label: 1, weight: 1))
-                    }
+                    result.append(Window(lastEmbedding: last, label: 1, weight: 1))
                 } else if last <= end - partialGapSteps {
                     result.append(Window(lastEmbedding: last, label: 0, weight: 1))
                 }

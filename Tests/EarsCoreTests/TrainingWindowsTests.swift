@@ -29,24 +29,6 @@ import Testing
         #expect(positives.allSatisfy { $0.weight == 1 })
     }
 
-    @Test("when other speech goes on after the phrase, a positive's windows stop where they would hear it, and the end's window is always kept")
-    func positivesStopWhereTheNextWordStarts() {
-        // The next word starts 1.5 steps after the end: the windows ending on 29 and 30 have not heard it.
-        let goesOn = speechEndSample + 1280 + 640
-        let windows = labelling.windows(embeddingCount: 40, positive: true, speechEndSample: speechEndSample,
-                                        continuationStartSample: goesOn)
-        #expect(windows.filter { $0.label == 1 }.map(\.lastEmbedding) == [29, 30])
-        // The windows dropped teach nothing (they are not made negatives).
-        #expect(Set(windows.map(\.lastEmbedding)).isDisjoint(with: [31, 32]))
-        // Speech going on at once still leaves the window at the end.
-        let atOnce = labelling.windows(embeddingCount: 40, positive: true, speechEndSample: speechEndSample,
-                                       continuationStartSample: speechEndSample)
-        #expect(atOnce.filter { $0.label == 1 }.map(\.lastEmbedding) == [29])
-        // A negative clip's windows do not change with it.
-        #expect(labelling.windows(embeddingCount: 40, positive: false, speechEndSample: speechEndSample, continuationStartSample: goesOn)
-                == labelling.windows(embeddingCount: 40, positive: false, speechEndSample: speechEndSample))
-    }
-
     @Test("a positive clip's windows well before the speech end are partial-phrase negatives, and the ones in between are unused")
     func partialPhraseWindowsBeforeTheEndAreNegatives() {
         let windows = labelling.windows(embeddingCount: 40, positive: true, speechEndSample: speechEndSample)

@@ -386,13 +386,10 @@ final class PhraseTrainer {
                     let embeddings = try embedder.embeddings(ofClip: suppressor?.denoise(samples) ?? samples)
                     let hasSpeech = clip.role != .negative(.noiseOnly) && clip.augmentation.trailSeconds > 0
                     let end = hasSpeech ? continuedEnds[clip.index] ?? samples.count - Int(trail * Double(AudioFormat.sampleRate)) : nil
-                    // The continuation follows the speech's end after its gap of silence (`AudioAugmenter`).
-                    let gap = Int((clip.augmentation.continuationGapSeconds * Double(AudioFormat.sampleRate)).rounded())
-                    let goesOnAt = hasSpeech ? continuedEnds[clip.index].map { $0 + gap } : nil
                     let features = ClipFeatures(role: clip.role, split: clip.split, augmentation: clip.augmentation,
                                                 embeddings: embeddings, speechEndSample: end,
                                                 seconds: Double(samples.count) / Double(AudioFormat.sampleRate),
-                                                minedOnly: clip.minedOnly, continuationStartSample: goesOnAt)
+                                                minedOnly: clip.minedOnly)
                     results.withLock { $0[index] = features }
                 } catch {
                     failure.withLock { $0 = $0 ?? error.sentence }
@@ -412,8 +409,7 @@ final class PhraseTrainer {
         var examples: [WakeExample] = []
         for clip in clips {
             let windows = labelling.windows(embeddingCount: clip.embeddings.count, positive: clip.role == .positive,
-                                            speechEndSample: clip.speechEndSample,
-                                            continuationStartSample: clip.continuationStartSample)
+                                            speechEndSample: clip.speechEndSample)
             for window in windows {
                 examples.append(WakeExample(window: labelling.input(clip.embeddings, lastEmbedding: window.lastEmbedding),
                                             label: window.label, weight: window.weight))
