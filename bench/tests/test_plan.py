@@ -33,10 +33,6 @@ class OwnModels(unittest.TestCase):
         self.assertEqual(config.engine_list(""), [])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class WaitingForTraining(unittest.TestCase):
     """A configuration reading the models this run trains is scanned after the training."""
 
@@ -51,3 +47,7 @@ class WaitingForTraining(unittest.TestCase):
         self.assertFalse(training.reads_store_models(["--models-dir", "/work/scratch/models-x"], "bench/out"))
         self.assertFalse(training.reads_store_models(["--both-routes", "off"], "bench/out"))
         self.assertFalse(training.reads_store_models(["--models-dir"], "bench/out"))
+
+
+if __name__ == "__main__":
+    unittest.main()

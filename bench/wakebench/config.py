@@ -204,12 +204,17 @@ def engine_list(text: str) -> list[str]:
     return [e.strip() for e in text.split(",") if e.strip()]
 
 
+def named_models_dir(ears_args: list[str]) -> str:
+    """The directory ears arguments name with --models-dir ("" when they name none)."""
+    return ears_args[ears_args.index("--models-dir") + 1] if "--models-dir" in ears_args[:-1] else ""
+
+
 def labels_with_own_models(ears_configs: list[tuple[str, list[str]]]) -> list[str]:
     """The labels of the configurations that name a models directory of their own
     (--models-dir, not the empty models-none every other configuration reads)."""
     labels = []
     for label, ears_args in ears_configs:
-        named = ears_args[ears_args.index("--models-dir") + 1] if "--models-dir" in ears_args[:-1] else ""
+        named = named_models_dir(ears_args)
         if named and os.path.basename(named.rstrip("/")) != "models-none":
             labels.append(label)
     return labels

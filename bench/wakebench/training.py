@@ -150,9 +150,10 @@ def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[
 def reads_store_models(args: list[str], store: str) -> bool:
     """Whether ears arguments name a models directory the benchmark trains into
     (STORE/models-<key>, not the empty models-none)."""
-    if "--models-dir" not in args[:-1]:
+    named = config.named_models_dir(args)
+    if not named:
         return False
-    directory = os.path.abspath(args[args.index("--models-dir") + 1])
+    directory = os.path.abspath(named)
     name = os.path.basename(directory)
     return (os.path.dirname(directory) == os.path.abspath(store) and name.startswith("models-")
             and name != "models-none")
