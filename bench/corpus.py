@@ -3,7 +3,7 @@
 
 positives: each phrase, a 0.15 s pause, then a command, said by every voice (flite,
 festival, espeak-ng), clean and mixed with pink noise at 20, 10 and 5 dB SNR.
-negatives: Debian's fortunes (fortunes-min) read by the same voices, plus
+negatives: Debian's fortunes that training never reads (`held_out_fortunes`) read by the same voices, plus
 sound-alike sentences for each phrase, clean and at 10 dB SNR (if 10 is among
 --snrs; --negative-snrs sets the negatives' noise levels explicitly, "" = clean only).
 
@@ -184,15 +184,56 @@ def sound_alikes(phrases, extra=None):
     return out
 
 
-def fortunes(rng, minutes, phrases=()):
-    """Sentences from Debian's fortunes, roughly `minutes` of speech (150 words/min);
-    none that contains "cordelia" or any of phrases."""
+# Training reads every fortune of fortunes-min (`FortuneReader`: the files of
+# TRAINING_FORTUNES); the benchmark's negatives and babble must be text no model
+# read, so they come from other files of Debian's `fortunes` package, unpacked by
+# `make bench-texts` into HELD_OUT_FORTUNES (not installed: installed, its files
+# would join training's directory). Files of plain sentences only: no verse,
+# ASCII art, definitions or program code.
+TRAINING_FORTUNES = "/usr/share/games/fortunes"
+HELD_OUT_FORTUNES = os.environ.get("EARS_BENCH_FORTUNES", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".deps/bench/fortunes/usr/share/games/fortunes"))
+HELD_OUT_FORTUNE_FILES = ["education", "food", "humorists", "kids", "law", "love", "medicine", "men-women",
+                          "miscellaneous", "people", "pets", "platitudes", "politics", "science", "sports",
+                          "wisdom", "work"]
+
+
+def read_fortunes(directory, names):
+    """The fortunes of `names` in `directory`, whitespace collapsed, in file then file order."""
     texts = []
-    for name in ["fortunes", "literature", "riddles"]:
-        path = f"/usr/share/games/fortunes/{name}"
-        if os.path.exists(path):
-            texts += [t.strip() for t in open(path, encoding="utf-8", errors="ignore").read().split("\n%\n")]
-    texts = [re.sub(r"\s+", " ", t) for t in texts if 5 <= len(t.split()) <= 60]
+    for name in names:
+        path = os.path.join(directory, name)
+        with open(path, encoding="utf-8", errors="ignore") as f:
+            texts += [re.sub(r"\s+", " ", t.strip()) for t in f.read().split("\n%\n")]
+    return [t for t in texts if t and t != "%"]
+
+
+def training_fortune_files():
+    """The fortune files training reads: every text file of TRAINING_FORTUNES (as `FortuneReader`)."""
+    if not os.path.isdir(TRAINING_FORTUNES):
+        return []
+    return sorted(n for n in os.listdir(TRAINING_FORTUNES) if "." not in n)
+
+
+def held_out_fortunes():
+    """The benchmark's texts: HELD_OUT_FORTUNE_FILES, less any fortune training also reads."""
+    missing = [n for n in HELD_OUT_FORTUNE_FILES if not os.path.exists(os.path.join(HELD_OUT_FORTUNES, n))]
+    if missing:
+        sys.exit(f"corpus.py: the held-out texts are missing ({os.path.join(HELD_OUT_FORTUNES, missing[0])}); "
+                 "run make bench-texts (unpacks Debian's fortunes package into .deps/bench/fortunes)")
+    trained = {letters(t) for t in read_fortunes(TRAINING_FORTUNES, training_fortune_files())}
+    return [t for t in read_fortunes(HELD_OUT_FORTUNES, HELD_OUT_FORTUNE_FILES) if letters(t) not in trained]
+
+
+def held_out_texts_digest():
+    """A digest of the held-out texts, for the corpus's key: other texts, another corpus."""
+    return "%08x" % zlib.crc32("\n%\n".join(held_out_fortunes()).encode())
+
+
+def fortunes(rng, minutes, phrases=()):
+    """Sentences no model trained on (`held_out_fortunes`), roughly `minutes` of
+    speech (150 words/min); none that contains "cordelia" or any of phrases."""
+    texts = [t for t in held_out_fortunes() if 5 <= len(t.split()) <= 60]
     texts = [t for t in texts if "cordelia" not in t.lower() and not any(letters(p) in letters(t) for p in phrases)]
     rng.shuffle(texts)
     picked, words = [], 0

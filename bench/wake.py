@@ -305,6 +305,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     run = raw["run"]
     head = compare.headline(metrics)
     tables = dict(summary_table=report.summary_table(metrics, conds), negatives_table=report.negatives_table(metrics),
+                  negatives_by_voice_table=report.negatives_by_voice_table(metrics),
                   common_table=report.common_table(metrics, conds), engine_table=report.engine_table(metrics, conds),
                   voice_table=report.held_out_voice_table(metrics, conds),
                   equal_rate_table=compare.equal_rate_table(metrics, [c for c in config.EQUAL_RATE_CONDITIONS if c in conds]),
@@ -321,6 +322,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
           "## Headline (every phrase each system has, every voice; 95% intervals)", "", tables["headline"], "",
           "## Every system at its default (recall: every voice, every phrase it has; 95% intervals)", "", tables["summary_table"], "",
           "## False wakes per hour by kind of negative", "", tables["negatives_table"], "",
+          "Read speech (clean and 10 dB) by the voices that read it:", "", tables["negatives_by_voice_table"], "",
           "## hey jarvis + alexa only (every system has them)", "", tables["common_table"], "",
           "## At equal false-wake rate", "", tables["equal_rate_table"], "",
           "## Per engine (voices a system never heard apart)", "", tables["engine_table"], "",

@@ -26,7 +26,7 @@ BENCH_ARGS         ?=
 .PHONY: bench-setup bench-wake bench-wake-quick
 
 ## bench-setup: install the benchmark's Debian voices and its peer engines (PyPI, into .deps/bench/venv).
-bench-setup: $(DEPS_STAMP) $(BENCH_APT_STAMP) $(BENCH_STAMP)
+bench-setup: $(DEPS_STAMP) $(BENCH_APT_STAMP) $(BENCH_STAMP) bench-texts
 
 $(BENCH_APT_STAMP): mk/bench.mk
 	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
@@ -83,7 +83,7 @@ bench-hostile: release
 ## trained "hey jarvis" model bench-wake-quick left, each memory target met or missed); about 15 minutes.
 ## Writes docs/operations.md; BENCH_WYOMING_ARGS scales it, e.g. '--calls 60 --negative-minutes 20'.
 BENCH_WYOMING_ARGS ?=
-bench-wyoming: release
+bench-wyoming: release bench-texts
 	$(PYTHON) bench/wyoming_bench.py $(BUILD_DIR)/release/ears --doc docs/operations.md $(BENCH_WYOMING_ARGS)
 
 .PHONY: bench-korean
@@ -135,6 +135,19 @@ fit-fusion: release bench-setup
 # wants a help browser). Once; `apt-get download` needs the Debian mirror.
 KOREAN_PROSE_DIR   := $(BENCH_PREFIX)/gimp-help-ko
 KOREAN_PROSE_STAMP := $(KOREAN_PROSE_DIR)/unpacked.stamp
+.PHONY: bench-texts
+## bench-texts: the English benchmarks' read speech, texts no model trains on: Debian's
+## fortunes package (beyond fortunes-min, which training reads), unpacked into
+## $(BENCH_TEXTS_DIR), not installed (installed, its files would join training's).
+BENCH_TEXTS_DIR   := $(BENCH_PREFIX)/fortunes
+BENCH_TEXTS_STAMP := $(BENCH_TEXTS_DIR)/unpacked.stamp
+bench-texts: $(BENCH_TEXTS_STAMP)
+$(BENCH_TEXTS_STAMP):
+	@rm -rf $(BENCH_TEXTS_DIR) && mkdir -p $(BENCH_TEXTS_DIR)/deb && chmod 777 $(BENCH_TEXTS_DIR)/deb
+	cd $(BENCH_TEXTS_DIR)/deb && apt-get download -q fortunes
+	dpkg-deb -x $(BENCH_TEXTS_DIR)/deb/fortunes_*.deb $(BENCH_TEXTS_DIR)
+	@rm -rf $(BENCH_TEXTS_DIR)/deb && touch $@
+
 .PHONY: korean-prose
 korean-prose: $(KOREAN_PROSE_STAMP)
 $(KOREAN_PROSE_STAMP):

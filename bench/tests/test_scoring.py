@@ -57,6 +57,19 @@ class CallWindows(unittest.TestCase):
         self.assertAlmostEqual(m.fa_per_hour("clean"), 4.0)
 
 
+    def test_false_wakes_are_also_counted_by_the_voices_that_read_the_negatives_each_file_owning_its_gap(self) -> None:
+        read = streams.Stream("neg-clean", "negative", "clean", "neg.wav", 1800.0,
+                              [dict(file="n1.wav", kind="negative", voice="flite-slt"),
+                               dict(file="n2.wav", kind="negative", voice="festival-ked")], [0.0, 1200.0])
+        results = [Result(RUN.key, "neg-clean", {"default": [Wake("alexa", 1300.0), Wake("alexa", 1700.0)]}, 1800.0, 9.0, 1800.0, 1000)]
+        [m] = scoring.score([RUN], results, [read], ["alexa", "hey jarvis"],
+                            {"sys": config.VoiceSplit("engine", ("festival",))})
+        self.assertEqual(m.false_wakes_of_group("engine:festival", ["clean"]), (2, 600.0 / 3600))
+        self.assertEqual(m.false_wakes_of_group("engine:flite", ["clean"]), (0, 1200.0 / 3600))
+        self.assertEqual(m.false_wakes_of_group("held-out", ["clean"]), (2, 600.0 / 3600))
+        self.assertEqual(m.false_wakes_of_group("held-out", ["pink10"]), (0, 0.0))
+
+
 class CandidateSettings(unittest.TestCase):
     CANDIDATES = [("alexa", 2.0, 0.4, False), ("alexa", 2.5, 0.9, False), ("alexa", 9.0, 0.95, True)]
 

@@ -78,7 +78,9 @@ def make_corpus(out: str, ears: str, phrases: list[str], voices: list[str], nega
     args = corpus_args(phrases, voices, negative_minutes, commands_per_call, soundalikes_per_phrase,
                        conversation_minutes, soundalike_voices)
     here = os.path.dirname(os.path.abspath(__file__))
-    key = hashlib.sha1((json.dumps([args, extra]) + source_hash(CORPUS_PY, os.path.join(here, "corpus.py"))).encode()).hexdigest()[:12]
+    # The held-out texts' digest: another Debian fortunes package, another corpus.
+    texts = corpus_module().held_out_texts_digest()
+    key = hashlib.sha1((json.dumps([args, extra, texts]) + source_hash(CORPUS_PY, os.path.join(here, "corpus.py"))).encode()).hexdigest()[:12]
     # The corpus's digest is its key: the same key gives the same files.
     path = os.path.join(out, f"wake-corpus-{key}")
     manifest_path = os.path.join(path, "manifest.json")
@@ -107,7 +109,8 @@ def make_corpus(out: str, ears: str, phrases: list[str], voices: list[str], nega
 
 def make_babble(path: str, manifest: dict[str, Any], jobs: int) -> str:
     """The babble bed: BABBLE_TALKERS synthesized talkers (config.BABBLE_VOICES) each
-    reading fortunes that are not among the negatives, summed at equal level."""
+    reading held-out fortunes (no model trained on them) that are not among the
+    negatives, summed at equal level."""
     bed = os.path.join(path, "babble-bed.wav")
     if os.path.exists(bed):
         return bed

@@ -34,6 +34,10 @@ class Metrics:
     other_wakes_on_positives: dict[str, int] = field(default_factory=dict)
     false_wakes: dict[str, dict[str, int]] = field(default_factory=dict)  # negative condition -> phrase or "all" -> count
     negative_hours: dict[str, float] = field(default_factory=dict)
+    # The same by the voices that read the negatives: negative condition -> voice group
+    # ("engine:festival", "held-out", …) -> phrase or "all" -> count, and -> hours.
+    false_wakes_by_group: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    negative_hours_by_group: dict[str, dict[str, float]] = field(default_factory=dict)
     soundalikes: dict[str, list[int]] = field(default_factory=dict)  # phrase or "all" / "written" / "generated" -> [woke, sentences]
     cpu_s: float = 0.0
     audio_s: float = 0.0
@@ -75,6 +79,15 @@ class Metrics:
             counts = self.false_wakes.get(cond, {})
             wakes += counts.get("all", 0) if phrases is None else sum(counts.get(p, 0) for p in phrases)
             hours += h
+        return wakes, hours
+
+    def false_wakes_of_group(self, group: str, conditions: list[str]) -> tuple[int, float]:
+        """(false wakes, hours) of the negatives read by `group`'s voices ("held-out",
+        "engine:flite", …) in `conditions`, every phrase the system has."""
+        wakes, hours = 0, 0.0
+        for cond in conditions:
+            wakes += self.false_wakes_by_group.get(cond, {}).get(group, {}).get("all", 0)
+            hours += self.negative_hours_by_group.get(cond, {}).get(group, 0.0)
         return wakes, hours
 
     def latency(self, condition: str, p: float) -> float | None:
@@ -175,6 +188,19 @@ def add(m: Metrics, stream: Stream, wakes: list[Any]) -> None:
                 counts[p] = counts.get(p, 0) + 1
                 counts["all"] = counts.get("all", 0) + 1
         m.negative_hours[cond] = stream.seconds / 3600
+        # Each file's share of the stream runs to the next file's start (its gap included),
+        # so the groups' hours add up to the stream's.
+        by_group: dict[str, dict[str, int]] = {}
+        hours: dict[str, float] = {}
+        for i, item in enumerate(stream.items):
+            end = stream.starts[i + 1] if i + 1 < len(stream.starts) else stream.seconds
+            for g in (m.split.group(item["voice"]), "engine:" + config.voice_engine(item["voice"])):
+                hours[g] = hours.get(g, 0.0) + (end - stream.starts[i]) / 3600
+                cell = by_group.setdefault(g, {})
+                for p, _ in found.get(item["file"], []):
+                    cell[p] = cell.get(p, 0) + 1
+                    cell["all"] = cell.get("all", 0) + 1
+        m.false_wakes_by_group[cond], m.negative_hours_by_group[cond] = by_group, hours
     else:
         for item in stream.items:
             if item.get("alike_of") not in m.phrases:
