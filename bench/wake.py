@@ -20,6 +20,7 @@ Every recall gets a Wilson interval and every false-wake rate an exact Poisson o
 usage: bench/wake.py EARS [--out DIR] [--jobs N] [--quick] [--doc docs/benchmark.md]
                           [--compare docs/benchmark-quick.json] [--ears-config "LABEL=ARGS"]...
                           [--rescan ears] [--retrain] [--no-cache] [--no-trained [--held-out-engines festival]] [--rescore]
+                          [--trained-sweep 0.5,0.8,0.9]
 Writes OUT/wake.md, OUT/wake.json, OUT/wake-raw.json and OUT/wake-det.png; with --doc,
 also the document, its .json summary and its -det.png; a full run's --doc
 docs/benchmark.md also writes the README's detection sentence. Needs numpy and
@@ -81,6 +82,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                          'default: "ears=" with the --ears-arg arguments)')
     ap.add_argument("--ears-arg", action="append", default=[], help="one more argument for every ears configuration")
     ap.add_argument("--ears-thresholds", default=",".join(config.EARS_SWEEP), help="ears's threshold sweep (\"\" = none)")
+    ap.add_argument("--trained-sweep", default=",".join(config.TRAINED_SWEEP),
+                    help="thresholds below the models' own that a trained configuration gets a pass of its own at "
+                         "(\"\" = none: a comparison of two sets of models at their defaults costs half the scans)")
     ap.add_argument("--no-peers", dest="peers", action="store_false", help="ears and kws only")
     ap.add_argument("--doc", help="write the benchmark document here (and benchmark-det.png next to it)")
     ap.add_argument("--quick", action="store_true", help="a small corpus (under 5 minutes), to try the harness")
@@ -109,6 +113,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.voices = [v for v in a.voices.split(",") if v]
     a.conditions = [c for c in a.conditions.split(",") if c]
     a.ears_thresholds = [t for t in a.ears_thresholds.split(",") if t]
+    a.trained_sweep = [t for t in a.trained_sweep.split(",") if t]
     a.soundalikes_per_phrase = None
     # The streams' share of the corpus; --quick: config.QUICK, a part of the same corpus (so it
     # is made once, and the quick run's streams need no synthesis): 50 calls a condition,
@@ -232,7 +237,8 @@ def main(argv: list[str]) -> None:
             phases["training" + (" (models kept)" if all(p.cached for p in trained.phrases) else "") +
                    ", beside the corpus and scans"] = time.time() - training_started
             configs = [(training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg])]
-            return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False) if r.family == "ears"] + waiting
+            return [r for r in runners.plan(a.phrases, configs, a.ears_thresholds, peers=False, trained_sweep=a.trained_sweep)
+                    if r.family == "ears"] + waiting
 
         t0 = time.time()
         corpus = make_corpus(a.store, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
@@ -241,7 +247,7 @@ def main(argv: list[str]) -> None:
         t0 = time.time()
         stream_list = streams.build_all(corpus.path, corpus.manifest, a.conditions, a.size)
         phases["streams"] = time.time() - t0
-        plan = [r for r in runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers)
+        plan = [r for r in runners.plan(a.phrases, a.ears_configs, a.ears_thresholds, a.peers, a.trained_sweep)
                 if not a.systems or r.family in a.systems.split(",")]
         # A configuration naming models this run trains into the store (e.g. "head alone"
         # with --models-dir bench/out/models-<key>) waits for the training: scanned before,
@@ -260,7 +266,7 @@ def main(argv: list[str]) -> None:
                          platform.machine())
         raw = dict(
             args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
-                      ears_thresholds=a.ears_thresholds, peers=a.peers, quick=a.quick, compare_to=a.compare,
+                      ears_thresholds=a.ears_thresholds, trained_sweep=a.trained_sweep, peers=a.peers, quick=a.quick, compare_to=a.compare,
                       systems=a.systems, held_out_engines=config.engine_list(a.held_out_engines),
                       training=trained.to_json() if trained else None),
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
@@ -285,7 +291,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     stream_list = [streams.Stream(s["name"], s["kind"], s["condition"], s["wav"], s["seconds"],
                                   [items[f] for f in s["files"]], s["starts"], s.get("recipe", ""), s.get("digest", "")) for s in raw["streams"]]
     plan = [r for r in runners.plan(args["phrases"], [(l, list(x)) for l, x in args["ears_configs"]], args["ears_thresholds"],
-                                    args["peers"]) if not args.get("systems") or r.family in args["systems"].split(",")]
+                                    args["peers"], args.get("trained_sweep")) if not args.get("systems") or r.family in args["systems"].split(",")]
     results = [runners.Result.from_json(r) for r in raw["results"]]
     trained = args.get("training")
     splits, training_times = {}, {}
@@ -347,7 +353,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                       phrases=", ".join(f'"{p}"' for p in args["phrases"]),
                       ears_configs="; ".join(f"`{l}`: `{shlex.join(x) or '(defaults)'}`" for l, x in args["ears_configs"]),
                       ears_sweep=", ".join(args["ears_thresholds"]) or "none",
-                      trained_sweep=", ".join(config.TRAINED_SCORE_SWEEP + config.TRAINED_SWEEP), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
+                      trained_sweep=", ".join(config.TRAINED_SCORE_SWEEP + args.get("trained_sweep", config.TRAINED_SWEEP)), kws_sweep=", ".join([config.KWS_DEFAULT, *config.KWS_SWEEP]),
                       porcupine_sweep=", ".join(config.PORCUPINE_SWEEP),
                       kind="Quick run (`make bench-wake-quick`): the everyday guard, not the benchmark" if args.get("quick")
                       else "The benchmark (`make bench-wake`)")

@@ -16,6 +16,13 @@ class TrainedSweeps(unittest.TestCase):
         before = [run for run in runs if run.system == config.TRAINED_LABEL + ", before"]
         self.assertEqual(len(before), 1 + len(config.TRAINED_SWEEP))
 
+    def test_no_trained_sweep_leaves_each_trained_configuration_one_pass_at_its_models_own_thresholds(self) -> None:
+        configs = [(config.TRAINED_LABEL, ["--models-dir", "new"]), (config.TRAINED_LABEL + ", before", ["--models-dir", "old"])]
+        runs = runners.plan(["alexa"], configs, [], peers=False, trained_sweep=[])
+        ears = [run.key for run in runs if run.family == "ears"]
+        self.assertEqual(ears, [config.TRAINED_LABEL + "|default", config.TRAINED_LABEL + ", before|default"])
+        self.assertTrue(all(config.TRAINED_SWEEP_FLAG not in run.args for run in runs))
+
     def test_other_variants_run_at_their_defaults_only(self) -> None:
         runs = runners.plan(["alexa"], [("ears", []), ("ears, no verifier", ["--verifier", "off"])], ["0.7"], peers=False)
         self.assertEqual([run.system for run in runs if run.system == "ears, no verifier"], ["ears, no verifier"])

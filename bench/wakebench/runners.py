@@ -236,13 +236,15 @@ def parse_ears_config(spec: str) -> tuple[str, list[str]]:
 
 
 def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_sweep: list[str],
-         peers: bool = True) -> list[Run]:
+         peers: bool = True, trained_sweep: list[str] | None = None) -> list[Run]:
     """Every process kind of the benchmark: each system at its default on every stream;
     its other thresholds either read off the same pass (openWakeWord and microWakeWord
     score every frame; ears's wakes carry their scores, read at `ears_sweep` and
     config.TRAINED_SCORE_SWEEP, above the default) or, where a threshold changes what
     the engine does, in processes of their own on the sweep streams (Porcupine's
-    sensitivity, PocketSphinx's keyphrase threshold)."""
+    sensitivity, PocketSphinx's keyphrase threshold; a trained configuration's
+    thresholds below its models' own, `trained_sweep`, default config.TRAINED_SWEEP)."""
+    below = config.TRAINED_SWEEP if trained_sweep is None else trained_sweep
     runs: list[Run] = []
     for index, (label, args) in enumerate(ears_configs):
         # A variant of the trained design ("ears trained, …") reads the trained models too.
@@ -253,7 +255,7 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
             runs.append(Run(f"{label}|default", label, "ears", ["default", *config.TRAINED_SCORE_SWEEP], "default",
                             {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP)))
             runs += [Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True,
-                         [*args, config.TRAINED_SWEEP_FLAG, t], expect) for t in config.TRAINED_SWEEP]
+                         [*args, config.TRAINED_SWEEP_FLAG, t], expect) for t in below]
             continue
         # Only the first configuration (the default design) is swept; the others are
         # compared at their defaults.
