@@ -129,12 +129,16 @@ fit-fusion: release bench-setup
 	$(BENCH_PYTHON) bench/fit_fusion.py $(BUILD_DIR)/release/ears
 .PHONY: fit-fusion
 
-# The Korean benchmark's read speech: sentences of the Korean GIMP manual
-# (Debian's gimp-help-ko, a real Korean text no part of ears trains on),
-# unpacked from its .deb into $(KOREAN_PROSE_DIR), not installed (its package
-# wants a help browser). Once; `apt-get download` needs the Debian mirror.
-KOREAN_PROSE_DIR   := $(BENCH_PREFIX)/gimp-help-ko
-KOREAN_PROSE_STAMP := $(KOREAN_PROSE_DIR)/unpacked.stamp
+# A Debian package's files, unpacked from its .deb into DIR and never installed, with
+# DIR/unpacked.stamp when done: $(call unpack-deb,DIR,PACKAGE). Once; `apt-get download`
+# needs the Debian mirror.
+define unpack-deb
+	@rm -rf $(1) && mkdir -p $(1)/deb && chmod 777 $(1)/deb
+	cd $(1)/deb && apt-get download -q $(2)
+	dpkg-deb -x $(1)/deb/$(2)_*.deb $(1)
+	@rm -rf $(1)/deb && touch $(1)/unpacked.stamp
+endef
+
 .PHONY: bench-texts
 ## bench-texts: the English benchmarks' read speech, texts no model trains on: Debian's
 ## fortunes package (beyond fortunes-min, which training reads), unpacked into
@@ -143,15 +147,15 @@ BENCH_TEXTS_DIR   := $(BENCH_PREFIX)/fortunes
 BENCH_TEXTS_STAMP := $(BENCH_TEXTS_DIR)/unpacked.stamp
 bench-texts: $(BENCH_TEXTS_STAMP)
 $(BENCH_TEXTS_STAMP):
-	@rm -rf $(BENCH_TEXTS_DIR) && mkdir -p $(BENCH_TEXTS_DIR)/deb && chmod 777 $(BENCH_TEXTS_DIR)/deb
-	cd $(BENCH_TEXTS_DIR)/deb && apt-get download -q fortunes
-	dpkg-deb -x $(BENCH_TEXTS_DIR)/deb/fortunes_*.deb $(BENCH_TEXTS_DIR)
-	@rm -rf $(BENCH_TEXTS_DIR)/deb && touch $@
+	$(call unpack-deb,$(BENCH_TEXTS_DIR),fortunes)
 
+# The Korean benchmark's read speech: sentences of the Korean GIMP manual
+# (Debian's gimp-help-ko, a real Korean text no part of ears trains on),
+# unpacked from its .deb into $(KOREAN_PROSE_DIR), not installed (its package
+# wants a help browser).
+KOREAN_PROSE_DIR   := $(BENCH_PREFIX)/gimp-help-ko
+KOREAN_PROSE_STAMP := $(KOREAN_PROSE_DIR)/unpacked.stamp
 .PHONY: korean-prose
 korean-prose: $(KOREAN_PROSE_STAMP)
 $(KOREAN_PROSE_STAMP):
-	@rm -rf $(KOREAN_PROSE_DIR) && mkdir -p $(KOREAN_PROSE_DIR)/deb && chmod 777 $(KOREAN_PROSE_DIR)/deb
-	cd $(KOREAN_PROSE_DIR)/deb && apt-get download -q gimp-help-ko
-	dpkg-deb -x $(KOREAN_PROSE_DIR)/deb/gimp-help-ko_*.deb $(KOREAN_PROSE_DIR)
-	@rm -rf $(KOREAN_PROSE_DIR)/deb && touch $@
+	$(call unpack-deb,$(KOREAN_PROSE_DIR),gimp-help-ko)
