@@ -132,6 +132,8 @@ NEGATIVE_LABEL = {"clean": "read speech, clean", "pink10": "read speech, pink 10
 # The threshold sweeps that need processes of their own (Porcupine, PocketSphinx) run on
 # these positive streams and on every negative stream; the DET plot has a panel for each.
 SWEEP_CONDITIONS = ["clean", "pink10"]
+# The negative conditions that are read speech (issue 20's false-wake target), not conversation.
+READ_SPEECH_CONDITIONS = ["clean", "pink10"]
 # Where systems are set side by side at equal false-wake rate (ears's settings are read
 # off every stream; a peer is taken at its default).
 EQUAL_RATE_CONDITIONS = ["clean", "pink10", "pink5", "babble10", "room10"]

@@ -75,7 +75,7 @@ def negatives_table(metrics: list[Metrics]) -> str:
 def negatives_by_voice_table(metrics: list[Metrics]) -> str:
     """False wakes per hour of read speech (clean and 10 dB) by the engine that read it,
     and by the voices each system never heard (its held-out split)."""
-    read = ["clean", "pink10"]
+    read = config.READ_SPEECH_CONDITIONS
     engines = sorted({g for m in metrics for c in read for g in m.negative_hours_by_group.get(c, {}) if g.startswith("engine:")})
     head = ["system"] + [g.split(":", 1)[1] for g in engines] + ["held-out voices (this system's)", "every voice"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -155,8 +155,8 @@ def sweep_table(metrics: list[Metrics]) -> str:
 
 def target_values(m: Metrics) -> dict[str, float | None]:
     woke, n = m.soundalikes.get("written", [0, 0])
-    wakes, hours = m.false_wakes_pooled(None, ["clean", "pink10"])
-    held_wakes, held_hours = m.false_wakes_of_group("held-out", ["clean", "pink10"])
+    wakes, hours = m.false_wakes_pooled(None, config.READ_SPEECH_CONDITIONS)
+    held_wakes, held_hours = m.false_wakes_of_group("held-out", config.READ_SPEECH_CONDITIONS)
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
                 recall_babble10=m.rate("babble10"), soundalikes=woke / n if n else None,
                 fa_read=wakes / hours if hours else None, fa_read_held_out=held_wakes / held_hours if held_hours else None,
