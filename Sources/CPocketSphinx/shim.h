@@ -4,3 +4,5 @@
 #include <sphinxbase/err.h>
 #include <sphinxbase/ngram_model.h>
 #include <sphinxbase/logmath.h>
+// malloc_trim: the verifier hands its freed transcript search back to the system (VerifierTranscript).
+#include <malloc.h>

@@ -231,6 +231,15 @@ package enum EngineFactory {
                             pronouncer: pronouncer)
     }
 
+    /// Frees what the shared verifiers load on demand and have not used for
+    /// a while (PocketSphinx's transcript search, `PocketSphinxVerifier`);
+    /// returns how many freed something. The daemon calls it from its
+    /// loader thread every half second; it skips a verifier that is busy.
+    @discardableResult
+    package static func releaseIdleVerifierMemory() -> Int {
+        SharedVerifier.releaseIdleMemory()
+    }
+
     /// The verifier for `config`: PocketSphinx's, for English phrases, when
     /// `[wake] verifier` is on; nil otherwise (Vosk, or off). A verifier that
     /// cannot load is reported by its error; the caller decides.
@@ -245,7 +254,8 @@ package enum EngineFactory {
         return try SharedVerifier.shared(key: key) { () throws(TranscriberError) -> (any WakeVerifier)? in
             let scorer = PhoneticScorer(pronouncer: pronouncer)
             return try PocketSphinxVerifier(model: model, phrases: phrases, soundAlikes: soundAlikes,
-                                            fallback: letterToSound.phones(for:)) { phrase, transcript in
+                                            fallback: letterToSound.phones(for:),
+                                            monotonicSeconds: ProcessClock.monotonicSeconds) { phrase, transcript in
                 scorer.score(scorer.prepare(phrase), before: "", newest: transcript)
             }
         }

@@ -4,7 +4,9 @@ import EarsPhonetics
 
 /// One acoustic verifier per set of phrases and sound-alikes, shared by the
 /// microphone's ear and every remote Wyoming stream (issue 21: each stream
-/// used to load its own, ~94 MB of PocketSphinx decoder and language model).
+/// used to load its own, ~94 MB of PocketSphinx decoder and language model;
+/// most of that is now loaded only while candidates need a transcript,
+/// `PocketSphinxVerifier`).
 ///
 /// The verifier measures a candidate's window from scratch (it restores its
 /// channel estimate before every decode), so it keeps no state between
@@ -28,6 +30,20 @@ final class SharedVerifier: WakeVerifier, @unchecked Sendable {
 
     func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         lock.withLock { _ in verifier.measure(phrase: phrase, audio: audio, decided: decided) }
+    }
+
+    func releaseIdleMemory() -> Bool {
+        // Skipped while a stream measures a candidate: the next sweep tries again.
+        lock.withLockIfAvailable { _ in verifier.releaseIdleMemory() } ?? false
+    }
+
+    /// Asks every live shared verifier to free what it has not used for a
+    /// while (`WakeVerifier.releaseIdleMemory`); returns how many freed
+    /// something. Cheap when there is nothing to free: the daemon's loader
+    /// thread calls it every half second.
+    static func releaseIdleMemory() -> Int {
+        let all = live.withLock { $0.values.compactMap(\.shared) }
+        return all.count { $0.releaseIdleMemory() }
     }
 
     private struct Weak: Sendable {

@@ -17,7 +17,11 @@ import EarsPhonetics
 /// `VerifierCalibration` turns the scores into one number.
 ///
 /// The acoustic model is loaded a second time (PocketSphinx 5prealpha
-/// cannot share one between decoders); docs/benchmark.md gives the peak RSS.
+/// cannot share one between decoders), on a decoder that knows only the
+/// phrases' and sound-alikes' words (`DictionaryExcerpt`, every
+/// pronunciation); the language model and the whole dictionary sit on a
+/// third decoder loaded only while candidates need transcripts
+/// (`VerifierTranscript`). docs/operations.md gives the memory.
 /// Used from one thread.
 package final class PocketSphinxVerifier: WakeVerifier {
     /// Shortest window measured (0.1 s); a shorter one counts as no evidence at all.
@@ -36,8 +40,9 @@ package final class PocketSphinxVerifier: WakeVerifier {
     private static let naturalLogPerUnit = log(1.0001)
     /// Scores a phrase in a transcript, 0…1.
     private let textScore: (String, String) -> Double
-    /// Name of the language-model search.
-    private static let transcriptSearch = "transcript"
+    /// The language-model search, in memory only while it is used.
+    let transcript: VerifierTranscript
+    private let monotonicSeconds: () -> Double
 
     private struct PhraseSearch {
         /// The phrase's words, as the grammars hold them.
@@ -54,16 +59,27 @@ package final class PocketSphinxVerifier: WakeVerifier {
     /// Loads the model with a phone-loop search and, for each phrase, a
     /// search for it and one for its `soundAlikes` (phrase text → alikes;
     /// alikes with unknown words are left out). Words the dictionary lacks
-    /// are added with `fallback`'s phones. Throws when the model cannot load.
+    /// are added with `fallback`'s phones. The transcript search loads at
+    /// the first window that needs it and is freed after
+    /// `transcriptIdleSeconds` without one (`releaseIdleMemory`), on the
+    /// `monotonicSeconds` clock. Throws when the model cannot load.
     package init(model: PocketSphinxModel, phrases: [String], soundAlikes: [String: [String]],
-                fallback: (String) -> [String]? = { _ in nil },
+                fallback: @escaping (String) -> [String]? = { _ in nil },
+                transcriptIdleSeconds: Double = VerifierTranscript.defaultIdleSeconds,
+                monotonicSeconds: @escaping () -> Double,
                 textScore: @escaping (_ phrase: String, _ transcript: String) -> Double) throws(TranscriberError) {
         self.textScore = textScore
+        self.monotonicSeconds = monotonicSeconds
         let phoneModel = (model.languageModel as NSString).deletingLastPathComponent + "/en-us-phone.lm.bin"
         guard FileManager.default.fileExists(atPath: phoneModel) else {
             throw .modelMissing(engine: "pocketsphinx", path: phoneModel, install: PocketSphinxModel.installHint)
         }
-        let engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments)
+        guard FileManager.default.fileExists(atPath: model.languageModel) else {
+            throw .modelMissing(engine: "pocketsphinx", path: model.languageModel, install: PocketSphinxModel.installHint)
+        }
+        let engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments,
+                                             fullDictionary: false)
+        try Self.addWords(of: phrases + soundAlikes.values.flatMap { $0 }, from: model, to: engine)
         try engine.call("ps_set_search") { ps_set_search($0, "_default") }
         var searches: [String: PhraseSearch] = [:]
         for (index, phrase) in phrases.enumerated() {
@@ -86,10 +102,23 @@ package final class PocketSphinxVerifier: WakeVerifier {
             searches[words] = PhraseSearch(words: words, phraseSearch: phraseName, competitorSearch: competitorName,
                                            contestSearch: contestName, phones: phones)
         }
-        try Self.loadLanguageModel(model.languageModel, into: engine, words: Array(searches.keys))
+        transcript = VerifierTranscript(model: model, phraseWords: searches.keys.sorted(), fallback: fallback,
+                                        idleSeconds: transcriptIdleSeconds)
         self.engine = engine
         self.searches = searches
         loadedAdaptation = Adaptation(of: engine.handle)
+    }
+
+    /// Gives the grammar decoder every pronunciation the dictionary has for
+    /// the words of `texts` (the phrases and their sound-alikes): what the
+    /// whole dictionary gave these searches, without the other 134,000 words.
+    private static func addWords(of texts: [String], from model: PocketSphinxModel, to engine: PocketSphinxDecoder) throws(TranscriberError) {
+        let excerpt = try DictionaryExcerpt(path: model.dictionary, words: Set(texts.flatMap(TextNormalizer.words)), alternates: true)
+        let entries = excerpt.phones.sorted { $0.key < $1.key }.map { (name: $0.key, phones: $0.value) }
+            + excerpt.alternates.map { (name: $0.name, phones: $0.phones) }
+        for entry in entries where !engine.add(word: entry.name, phones: entry.phones) {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the dictionary's pronunciation of \"\(entry.name)\" was refused")
+        }
     }
 
     /// `decodeWhole` from the loaded channel estimate.
@@ -100,19 +129,10 @@ package final class PocketSphinxVerifier: WakeVerifier {
         return try engine.decodeWhole(audio, search: search)
     }
 
-    /// Adds the language-model search, with every phrase word the model
-    /// lacks added at an ordinary (unboosted) weight so it can be heard at all.
-    private static func loadLanguageModel(_ path: String, into engine: PocketSphinxDecoder, words phrases: [String]) throws(TranscriberError) {
-        guard let lm = ngram_model_read(ps_get_config(engine.handle), path, NGRAM_AUTO, ps_get_logmath(engine.handle)) else {
-            throw .modelMissing(engine: "pocketsphinx", path: path, install: PocketSphinxModel.installHint)
-        }
-        defer { ngram_model_free(lm) }
-        for words in phrases {
-            for word in words.split(separator: " ").map(String.init) where ngram_wid(lm, word) == ngram_unknown_wid(lm) {
-                ngram_model_add_word(lm, word, 1.0)
-            }
-        }
-        try engine.call("ps_set_lm") { ps_set_lm($0, transcriptSearch, lm) }
+    /// Frees the transcript search when no window has needed it for its
+    /// idle time (`VerifierTranscript.releaseIfIdle`).
+    package func releaseIdleMemory() -> Bool {
+        transcript.releaseIfIdle(nowSeconds: monotonicSeconds())
     }
 
     /// A JSGF grammar accepting exactly one of `alternatives`.
@@ -155,8 +175,8 @@ package final class PocketSphinxVerifier: WakeVerifier {
             // The transcript costs most (~0.2 CPU s a window): skip it when
             // the rest already decides.
             if let decided, decided(evidence) { return evidence }
-            let transcript = try decode(audio, search: Self.transcriptSearch)
-            evidence.textMatch = textScore(phrase, transcript.text)
+            let heard = try transcript.transcribe(audio, nowSeconds: monotonicSeconds())
+            evidence.textMatch = textScore(phrase, heard)
             return evidence
         } catch {
             return nil

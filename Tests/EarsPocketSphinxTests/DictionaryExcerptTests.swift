@@ -17,6 +17,24 @@ import EarsCore
         #expect(DictionaryExcerpt(text: text, words: []).phones.isEmpty)
     }
 
+    @Test("asked for alternates, an excerpt also keeps the wanted words' other pronunciations, wherever the file puts them")
+    func alternates() {
+        let text = """
+        cordelia K AO R D IY L Y AH
+        cordelia's K AO R D IY L Y AH Z
+        cordelia(2) K AO R D IY L IY AH
+        hey HH EY
+        ghost(2) G OW S T
+        """
+        let excerpt = DictionaryExcerpt(text: text, words: ["cordelia", "hey", "ghost"], alternates: true)
+        #expect(excerpt.phones == ["cordelia": ["K", "AO", "R", "D", "IY", "L", "Y", "AH"], "hey": ["HH", "EY"]])
+        #expect(excerpt.alternates == [DictionaryExcerpt.Alternate(name: "cordelia(2)", phones: ["K", "AO", "R", "D", "IY", "L", "IY", "AH"])])
+        #expect(DictionaryExcerpt(text: text, words: ["cordelia"]).alternates.isEmpty)
+        #expect(DictionaryExcerpt.alternateBase("jarvis(2)") == "jarvis")
+        #expect(DictionaryExcerpt.alternateBase("jarvis") == nil)
+        #expect(DictionaryExcerpt.alternateBase("(2)") == nil)
+    }
+
     @Test("a missing dictionary file is an error that names it and the install command")
     func missingFile() {
         #expect(throws: TranscriberError.self) { try DictionaryExcerpt(path: "/nonexistent/en-us.dict", words: ["hey"]) }

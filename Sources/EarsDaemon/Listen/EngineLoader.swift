@@ -97,6 +97,12 @@ final class EngineLoader: @unchecked Sendable {
             condition.lock()
             while wanted == nil && !shared.isStopping {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.5))
+                // Between loads, the idle sweep (outside the lock: a
+                // request never waits for it): a verifier's transcript
+                // search goes after minutes unused (docs/operations.md).
+                condition.unlock()
+                EngineFactory.releaseIdleVerifierMemory()
+                condition.lock()
             }
             let kind = wanted
             wanted = nil

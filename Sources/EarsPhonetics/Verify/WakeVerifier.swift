@@ -14,6 +14,15 @@ package protocol WakeVerifier: AnyObject {
     /// before the costliest measurement (the transcript): if it answers true
     /// for the evidence so far, that evidence is returned with `textMatch` nil.
     func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence?
+    /// Frees what the verifier loads on demand and has not used for a
+    /// while (PocketSphinx's transcript search); returns whether it freed
+    /// anything. Called from time to time by the daemon, never while
+    /// `measure` runs; the next `measure` loads it again. Default: nothing.
+    func releaseIdleMemory() -> Bool
+}
+
+extension WakeVerifier {
+    package func releaseIdleMemory() -> Bool { false }
 }
 
 /// What a verifier measured on one candidate window. Numbers only: no audio,
