@@ -303,6 +303,19 @@ private let trainedRun = Result { try TrainedRun.make() }
         #expect(Speech.events(result.stdout, "wake").isEmpty)
     }
 
+    @Test("without the speech front end, ears train stops before synthesizing anything, with a sentence saying how to install it")
+    func aMissingFrontEndFailsBeforeSynthesis() throws {
+        let dir = try scratchDirectory("train-no-frontend")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try runCommand(earsBinary, ["train", "hey cordelia", "--models-dir", dir, "--progress", "lines"],
+                                    environment: ["EARS_FRONTEND_DIR": dir + "/nowhere"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("make setup") || result.stderr.contains("EARS_FRONTEND_DIR"), "\(result.stderr)")
+        #expect(!result.stderr.contains("synthesized"), "it synthesized first: \(result.stderr)")
+        #expect(!result.stderr.contains("plan:"), "it planned the corpus first: \(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
     @Test("an argument error exits 64 with one line saying what is wrong", arguments: [
         (["train"], "give a phrase"),
         (["train", "--minutes", "1"], "give a phrase"),

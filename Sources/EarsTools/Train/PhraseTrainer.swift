@@ -138,6 +138,9 @@ final class PhraseTrainer {
     func run(pronouncer: any Pronouncer,
              acousticHears: ((_ samples: [Int16], _ speechEndSample: Int) -> Bool)? = nil) throws(Failure) -> Outcome {
         let started = ContinuousClock.now
+        // The front end first: a missing one must fail in a second, not
+        // after minutes of synthesis (its sentence says how to install it).
+        let frontEnd = try probeFrontEnd()
         let plan = try makePlan(pronouncer: pronouncer)
         let clips = Self.withQuiet(plan.clips, seed: settings.seed)
         note("plan: \(clips.count) clips (\(clips.filter { $0.role == .positive }.count) of the phrase), "
@@ -145,7 +148,6 @@ final class PhraseTrainer {
 
         let (streams, continuedEnds) = try synthesizeJoined(clips)
         note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
-        let frontEnd = try probeFrontEnd()
         let features = try listen(clips: streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
         note("heard them through the front end by \(Self.seconds(since: started)) s")
         let heldOutCalls = acousticHears == nil ? [] : Self.heldOutCalls(streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
