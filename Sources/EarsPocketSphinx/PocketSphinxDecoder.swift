@@ -68,6 +68,17 @@ final class PocketSphinxDecoder {
         !phones.isEmpty && ps_add_word(handle, word, phones.joined(separator: " "), 0) >= 0
     }
 
+    /// Adds an excerpt's words (sorted) and then their alternates, as the
+    /// dictionary file gives them; throws `engineFailed` naming the first
+    /// entry PocketSphinx refuses.
+    func add(_ excerpt: DictionaryExcerpt) throws(TranscriberError) {
+        let entries = excerpt.phones.sorted { $0.key < $1.key }.map { (name: $0.key, phones: $0.value) }
+            + excerpt.alternates.map { (name: $0.name, phones: $0.phones) }
+        for entry in entries where !add(word: entry.name, phones: entry.phones) {
+            throw .engineFailed(engine: "pocketsphinx", detail: "the dictionary's pronunciation of \"\(entry.name)\" was refused")
+        }
+    }
+
     /// Makes sure every word of `text` is in the decoder's dictionary, adding
     /// unknown ones with `fallback`'s phones (mapped onto the model's phone
     /// set). Returns false when a word has no usable pronunciation.
@@ -95,6 +106,15 @@ final class PocketSphinxDecoder {
         var score: Int32 = 0
         guard let hyp = ps_get_hyp(handle, &score) else { return nil }
         return (String(cString: hyp), score)
+    }
+
+    /// `decodeWhole` from `adaptation` (the channel estimate the decoder
+    /// loaded with) and a fresh front-end noise estimate, so a window's
+    /// result does not depend on the windows decoded before it.
+    func decodeWhole(_ samples: [Int16], search: String, from adaptation: Adaptation) throws(TranscriberError) -> (text: String, score: Int32, frames: Int) {
+        adaptation.restore(into: handle)
+        ps_start_stream(handle)
+        return try decodeWhole(samples, search: search)
     }
 
     /// Decodes `samples` as one utterance with the search named `search`

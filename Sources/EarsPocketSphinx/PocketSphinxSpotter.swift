@@ -67,9 +67,7 @@ package final class PocketSphinxSpotter: Transcriber {
         engine = try PocketSphinxDecoder(model: model, arguments: ["-remove_silence", "no", "-kws_threshold", "\(threshold)", "-kws_plp", "\(Self.phoneLoopPenalty)"],
                                          fullDictionary: false)
         let excerpt = try DictionaryExcerpt(path: model.dictionary, words: Set(phrases.flatMap(TextNormalizer.words)))
-        for (word, phones) in excerpt.phones.sorted(by: { $0.key < $1.key }) where !engine.add(word: word, phones: phones) {
-            throw .engineFailed(engine: "pocketsphinx", detail: "the dictionary's pronunciation of \"\(word)\" was refused")
-        }
+        try engine.add(excerpt)
         var folded: [String] = []
         for phrase in phrases {
             let words = TextNormalizer.words(phrase).joined(separator: " ")

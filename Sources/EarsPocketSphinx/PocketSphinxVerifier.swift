@@ -79,7 +79,11 @@ package final class PocketSphinxVerifier: WakeVerifier {
         }
         let engine = try PocketSphinxDecoder(model: model, arguments: ["-allphone", phoneModel, "-allphone_ci", "yes"] + PocketSphinxTranscriber.defaultArguments,
                                              fullDictionary: false)
-        try Self.addWords(of: phrases + soundAlikes.values.flatMap { $0 }, from: model, to: engine)
+        // Every pronunciation the dictionary has for the phrases' and the
+        // sound-alikes' words: what the whole dictionary gave these searches,
+        // without the other 134,000 words.
+        let dictionaryWords = Set((phrases + soundAlikes.values.flatMap { $0 }).flatMap(TextNormalizer.words))
+        try engine.add(DictionaryExcerpt(path: model.dictionary, words: dictionaryWords, alternates: true))
         try engine.call("ps_set_search") { ps_set_search($0, "_default") }
         var searches: [String: PhraseSearch] = [:]
         for (index, phrase) in phrases.enumerated() {
@@ -109,24 +113,9 @@ package final class PocketSphinxVerifier: WakeVerifier {
         loadedAdaptation = Adaptation(of: engine.handle)
     }
 
-    /// Gives the grammar decoder every pronunciation the dictionary has for
-    /// the words of `texts` (the phrases and their sound-alikes): what the
-    /// whole dictionary gave these searches, without the other 134,000 words.
-    private static func addWords(of texts: [String], from model: PocketSphinxModel, to engine: PocketSphinxDecoder) throws(TranscriberError) {
-        let excerpt = try DictionaryExcerpt(path: model.dictionary, words: Set(texts.flatMap(TextNormalizer.words)), alternates: true)
-        let entries = excerpt.phones.sorted { $0.key < $1.key }.map { (name: $0.key, phones: $0.value) }
-            + excerpt.alternates.map { (name: $0.name, phones: $0.phones) }
-        for entry in entries where !engine.add(word: entry.name, phones: entry.phones) {
-            throw .engineFailed(engine: "pocketsphinx", detail: "the dictionary's pronunciation of \"\(entry.name)\" was refused")
-        }
-    }
-
     /// `decodeWhole` from the loaded channel estimate.
     private func decode(_ audio: [Int16], search: String) throws(TranscriberError) -> (text: String, score: Int32, frames: Int) {
-        loadedAdaptation.restore(into: engine.handle)
-        // A new stream: the front end's noise estimate starts again too.
-        ps_start_stream(engine.handle)
-        return try engine.decodeWhole(audio, search: search)
+        try engine.decodeWhole(audio, search: search, from: loadedAdaptation)
     }
 
     /// Frees the transcript search when no window has needed it for its

@@ -60,10 +60,7 @@ final class VerifierTranscript {
     func transcribe(_ audio: [Int16], nowSeconds: Double) throws(TranscriberError) -> String {
         let current = try loadedDecoder()
         lastUseSeconds = nowSeconds
-        current.adaptation.restore(into: current.engine.handle)
-        // A new stream: the front end's noise estimate starts again too.
-        ps_start_stream(current.engine.handle)
-        return try current.engine.decodeWhole(audio, search: Self.searchName).text
+        return try current.engine.decodeWhole(audio, search: Self.searchName, from: current.adaptation).text
     }
 
     /// Frees the decoder when it is loaded and unused for `idleSeconds` at
