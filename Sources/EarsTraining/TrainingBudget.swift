@@ -37,11 +37,11 @@ package struct TrainingBudget: Sendable, Hashable {
     package static let minedSpeechPerPositive = 1.5
     /// Fortunes per positive read by the validation split's speakers that
     /// only the threshold's choice hears (`TrainingClip.minedOnly` in the
-    /// validation split). Why: the validation voices' other speech was
-    /// 75 fortunes, about 9 minutes, in which a threshold 0.02 lower still
-    /// showed no false wake yet woke twice as often in the benchmark's hours
-    /// of speech; a false-wake rate must be read over enough speech to mean
-    /// something at `TrainingEvaluation.falseWakesPerHourAllowance`.
+    /// validation split; about 45 minutes in the default plan, 50 with the
+    /// validation's own share). Why: the validation voices' other speech was
+    /// 75 fortunes, about 9 minutes, in which a threshold well below the
+    /// heads' tail still showed no false wake, and the benchmark's hours of
+    /// speech then woke them several times an hour (docs/training.md).
     package static let thresholdSpeechPerPositive = 0.5
 
     /// Positive utterances.
