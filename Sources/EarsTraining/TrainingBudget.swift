@@ -35,6 +35,14 @@ package struct TrainingBudget: Sendable, Hashable {
     /// window of several times that speech would cost each training round
     /// as much more, its mistakes cost only a forward pass.
     package static let minedSpeechPerPositive = 1.5
+    /// Fortunes per positive read by the validation split's speakers that
+    /// only the threshold's choice hears (`TrainingClip.minedOnly` in the
+    /// validation split; about 45 minutes in the default plan, 50 with the
+    /// validation's own share). Why: the validation voices' other speech was
+    /// 75 fortunes, about 9 minutes, in which a threshold well below the
+    /// heads' tail still showed no false wake, and the benchmark's hours of
+    /// speech then woke them several times an hour (docs/training.md).
+    package static let thresholdSpeechPerPositive = 0.5
 
     /// Positive utterances.
     package var positives: Int
@@ -52,6 +60,9 @@ package struct TrainingBudget: Sendable, Hashable {
     package var noiseOnly: Int
     /// Fortunes only mined (train-split speakers, never a round's examples).
     package var minedSpeech: Int
+    /// Fortunes only for the threshold's choice (validation-split speakers,
+    /// never a round's examples nor mined).
+    package var thresholdSpeech: Int
 
     /// A budget of `positives` with the other counts in the fixed ratios above.
     package init(positives: Int) {
@@ -65,6 +76,7 @@ package struct TrainingBudget: Sendable, Hashable {
         otherSpeech = scaled(Self.otherSpeechPerPositive)
         noiseOnly = scaled(Self.noiseOnlyPerPositive)
         minedSpeech = scaled(Self.minedSpeechPerPositive)
+        thresholdSpeech = scaled(Self.thresholdSpeechPerPositive)
     }
 
     /// The budget for a whole training run of `minutes`: the default at
@@ -76,5 +88,5 @@ package struct TrainingBudget: Sendable, Hashable {
     }
 
     /// Every clip the budget asks for, when the phrase has several words.
-    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + phraseStarts + otherSpeech + noiseOnly + minedSpeech }
+    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + phraseStarts + otherSpeech + noiseOnly + minedSpeech + thresholdSpeech }
 }

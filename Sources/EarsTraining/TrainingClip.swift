@@ -68,8 +68,10 @@ package struct TrainingClip: Sendable, Hashable {
     /// after the phrase ("hey cordelia, turn the lights off"); empty for
     /// none. The clip's labelled end stays the end of `text`. Never logged.
     package var continuation: String
-    /// Other speech of the train split that no training round fits on: only
-    /// the first head's mistakes on it are added (`TrainingBudget.minedSpeech`).
+    /// Other speech that no training round fits on: in the train split only
+    /// the first head's mistakes on it are added (`TrainingBudget.minedSpeech`);
+    /// in the validation split only the threshold's choice hears it
+    /// (`TrainingBudget.thresholdSpeech`).
     package var minedOnly: Bool
 
     /// A clip as given.

@@ -15,7 +15,8 @@ package struct ClipFeatures: Sendable {
     package var speechEndSample: Int?
     /// The clip's length in seconds.
     package var seconds: Double
-    /// Only the mining step hears it (`TrainingClip.minedOnly`).
+    /// No training round fits on it (`TrainingClip.minedOnly`): mined in the
+    /// train split, only for the threshold in the validation split.
     package var minedOnly: Bool
 
     package init(role: TrainingClip.Role, split: TrainingClip.Split, augmentation: Augmentation, embeddings: [[Float]],
@@ -39,7 +40,14 @@ package enum TrainingEvaluation {
     /// …and no later than this after it.
     package static let lateSeconds = 1.0
     /// Thresholds considered, lowest first.
-    package static let candidateThresholds: [Float] = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99]
+    package static let candidateThresholds: [Float] = [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998]
+    /// False wakes per hour of the validation voices' other speech and noise
+    /// a chosen threshold may show, counted whole (`quiet(_:)`): in the
+    /// default plan's ~50 minutes none, in a larger budget's hours one per
+    /// hour. Issue 20's target is 0.5 per hour; demanding none over hours
+    /// would read the threshold off one or two peaks of the tail, where
+    /// recall falls fastest (docs/training.md).
+    package static let falseWakesPerHourAllowance = 1.0
     /// Sound-alike clips allowed to wake at the chosen threshold. Issue 11's
     /// target is 2%; held to that, the heads measured so far lose most of
     /// their calls (docs/training.md), so the rule trades a few sound-alikes
@@ -134,17 +142,27 @@ package enum TrainingEvaluation {
     }
 
     /// The threshold a model is stored with: the lowest candidate at which
-    /// `clips` (the validation voices) show no false wake in other speech and
-    /// at most `soundAlikeAllowance` of sound-alikes wake; the highest
-    /// candidate when none does. Lower thresholds hear more calls, so the lowest that keeps
+    /// `clips` (the validation voices) show at most
+    /// `falseWakesPerHourAllowance` false wakes per hour of other speech and
+    /// noise (and never one in less than an hour of it) and at most
+    /// `soundAlikeAllowance` of sound-alikes wake; the highest candidate when
+    /// none does. Lower thresholds hear more calls, so the lowest that keeps
     /// the negatives quiet is the one a person wants.
     package static func chooseThreshold(_ head: WakeHead, clips: [ClipFeatures]) -> (threshold: Float, figures: Figures) {
         var last: (Float, Figures)?
         for threshold in candidateThresholds {
             let result = figures(head, threshold: threshold, clips: clips)
             last = (threshold, result)
-            if result.falseWakes == 0 && (result.soundAlikes.rate ?? 0) <= soundAlikeAllowance { return (threshold, result) }
+            if quiet(result) && (result.soundAlikes.rate ?? 0) <= soundAlikeAllowance { return (threshold, result) }
         }
         return last!
+    }
+
+    /// Whether `figures`' false wakes are within `falseWakesPerHourAllowance`:
+    /// the count allowed is the allowance over the negatives' hours, rounded
+    /// down, so less than an hour of them allows none.
+    package static func quiet(_ figures: Figures) -> Bool {
+        let allowed = Int((falseWakesPerHourAllowance * figures.negativeSeconds / 3600).rounded(.down))
+        return figures.falseWakes <= allowed
     }
 }

@@ -187,32 +187,38 @@ package struct TrainingPlan: Sendable, Equatable {
         }
         clips += Self.minedSpeech(count: budget.minedSpeech, startIndex: clips.count, english: fortuneTexts, native: nativeTexts,
                                   pools: pools, fortunePools: fortunePools, otherLanguages: foreign, allowBabble: !english.isEmpty,
-                                  seed: seed)
+                                  split: .train, seed: seed)
+        clips += Self.minedSpeech(count: budget.thresholdSpeech, startIndex: clips.count, english: fortuneTexts, native: nativeTexts,
+                                  pools: pools, fortunePools: fortunePools, otherLanguages: foreign, allowBabble: !english.isEmpty,
+                                  split: .validation, seed: seed)
         self.clips = clips
     }
 
-    /// The fortunes only the mining step hears (`TrainingClip.minedOnly`):
-    /// the train split's speakers (and speakers of other languages, at the
-    /// other speech's share), the other speech's texts and augmentation.
-    /// Drawn from a generator of their own, after every other clip, so the
-    /// rest of the plan is the same with or without them.
+    /// Fortunes no training round fits on (`TrainingClip.minedOnly`), read
+    /// by `split`'s speakers (and speakers of other languages, at the other
+    /// speech's share) with the other speech's texts and augmentation: the
+    /// train split's only the mining step hears, the validation split's only
+    /// the threshold's choice. Drawn from a generator of their own (one per
+    /// split), after every other clip, so the rest of the plan is the same
+    /// with or without them.
     static func minedSpeech(count: Int, startIndex: Int, english: [String], native: [String], pools: VoicePools,
                             fortunePools: VoicePools, otherLanguages: [SynthVoice], allowBabble: Bool,
-                            seed: UInt64) -> [TrainingClip] {
+                            split: TrainingClip.Split, seed: UInt64) -> [TrainingClip] {
         guard !english.isEmpty || !native.isEmpty else { return [] }
-        var generator = SeededGenerator(seed: seed ^ 0x3C6E_F372_FE94_F82B)
+        let splitSalt: UInt64 = split == .train ? 0 : 0x9E37_79B9_7F4A_7C15
+        var generator = SeededGenerator(seed: seed ^ 0x3C6E_F372_FE94_F82B ^ splitSalt)
         return (0..<count).map { offset in
             var clipGenerator = generator.child()
             // A non-English phrase's own language at the other speech's share.
             let isNative = !native.isEmpty && (english.isEmpty || clipGenerator.unit() < nativeSpeechShare)
-            var voice = (isNative ? pools : fortunePools).voice(in: .train, using: &clipGenerator)
+            var voice = (isNative ? pools : fortunePools).voice(in: split, using: &clipGenerator)
             if !isNative, !otherLanguages.isEmpty, clipGenerator.unit() < otherLanguageSpeechShare {
                 voice = clipGenerator.pick(otherLanguages).with(ratePercent: clipGenerator.pick(ratePercents), pitch: nil)
             }
             let text = clipGenerator.pick(isNative ? native : english)
             let augmentation = Augmentation.random(using: &clipGenerator, allowBabble: allowBabble)
             return TrainingClip(index: startIndex + offset, role: .negative(.otherSpeech), text: text, voice: voice,
-                                augmentation: augmentation, split: .train, minedOnly: true)
+                                augmentation: augmentation, split: split, minedOnly: true)
         }
     }
 

@@ -106,6 +106,20 @@ import Testing
         #expect(TrainingEvaluation.figures(Self.head, threshold: 0.7, clips: clips).falseWakes == 1)
     }
 
+    @Test("over hours of negatives the chosen threshold may show the allowance of false wakes per hour, over less than an hour none")
+    func theAllowanceCountsOverTheNegativesHours() {
+        // One clip of other speech scoring 0.75 once, in 2 h of other speech: one false wake in 2 h is within 1 per hour.
+        let long = [Self.clip(.positive, loud: [29, 30, 31]),
+                    Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.75, seconds: 7200)]
+        #expect(TrainingEvaluation.chooseThreshold(Self.head, clips: long).threshold == 0.5)
+        // The same in 30 minutes is not.
+        let short = [Self.clip(.positive, loud: [29, 30, 31]),
+                     Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.75, seconds: 1800)]
+        #expect(TrainingEvaluation.chooseThreshold(Self.head, clips: short).threshold == 0.8)
+        #expect(TrainingEvaluation.quiet(.init(falseWakes: 2, negativeSeconds: 7200)))
+        #expect(!TrainingEvaluation.quiet(.init(falseWakes: 3, negativeSeconds: 7200)))
+    }
+
     @Test("a sound-alike that wakes pushes the threshold above its score")
     func aWakingSoundAlikeRaisesTheThreshold() {
         let clips = [Self.clip(.positive, loud: [29, 30, 31]),

@@ -70,24 +70,33 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(!plain.clips.contains { ($0.voice?.language ?? "en") != "en" })
     }
 
-    @Test("speech only mined is other speech of the train split's speakers, after every other clip, and leaves the rest of the plan as it was")
+    @Test("speech only mined and speech only for the threshold are other speech of the train and validation splits' speakers, after every other clip, and leave the rest of the plan as it was")
     func minedSpeechComesLastAndLeavesTheRest() throws {
         let czech = ["czech_dita", "czech_machac"].map { SynthVoice(engine: .festival, name: $0, language: "cs") }
         var budget = TrainingBudget(positives: 400)
         let with = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
                                     soundAlikes: alikes, fortunes: fortunes, budget: budget, seed: 3)
         budget.minedSpeech = 0
+        budget.thresholdSpeech = 0
         let without = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, otherLanguageVoices: czech,
                                        soundAlikes: alikes, fortunes: fortunes, budget: budget, seed: 3)
-        let mined = with.clips.filter(\.minedOnly)
+        let unfitted = with.clips.filter(\.minedOnly)
+        let mined = unfitted.filter { $0.split == .train }
+        let forThreshold = unfitted.filter { $0.split == .validation }
         #expect(mined.count == TrainingBudget(positives: 400).minedSpeech)
+        #expect(forThreshold.count == TrainingBudget(positives: 400).thresholdSpeech)
+        #expect(mined.count + forThreshold.count == unfitted.count)
         #expect(Array(with.clips.prefix(without.clips.count)) == without.clips)
-        #expect(Array(with.clips.dropFirst(without.clips.count)) == mined)
-        let trainSpeakers = Set(without.clips.filter { $0.split == .train }.compactMap { $0.voice?.speakerID })
-        #expect(mined.allSatisfy { $0.role == .negative(.otherSpeech) && $0.split == .train && $0.continuation.isEmpty })
-        #expect(mined.allSatisfy { $0.voice?.language == "cs" || trainSpeakers.contains($0.voice?.speakerID ?? "") })
+        #expect(Array(with.clips.dropFirst(without.clips.count)) == unfitted)
+        func speakers(_ split: TrainingClip.Split) -> Set<String> {
+            Set(without.clips.filter { $0.split == split }.compactMap { $0.voice?.speakerID })
+        }
+        #expect(unfitted.allSatisfy { $0.role == .negative(.otherSpeech) && $0.continuation.isEmpty })
+        #expect(mined.allSatisfy { $0.voice?.language == "cs" || speakers(.train).contains($0.voice?.speakerID ?? "") })
+        #expect(forThreshold.allSatisfy { $0.voice?.language == "cs" || speakers(.validation).contains($0.voice?.speakerID ?? "") })
+        #expect(!forThreshold.contains { speakers(.heldOut).contains($0.voice?.speakerID ?? "") })
         #expect(mined.contains { $0.voice?.language == "cs" } && mined.contains { $0.voice?.language == "en" })
-        #expect(!mined.contains { $0.text.lowercased().contains("hey cordelia") })
+        #expect(!unfitted.contains { $0.text.lowercased().contains("hey cordelia") })
     }
 
     @Test("every role and split is present, in the budget's counts")
@@ -101,7 +110,8 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(count(.negative(.phraseWordsInSentence)) == budget.wordsInSentences)
         #expect(count(.negative(.phraseStartGoesOn)) == budget.phraseStarts)
         #expect(plan.clips.filter { $0.role == .negative(.otherSpeech) && !$0.minedOnly }.count == budget.otherSpeech)
-        #expect(plan.clips.filter(\.minedOnly).count == budget.minedSpeech)
+        #expect(plan.clips.filter { $0.minedOnly && $0.split == .train }.count == budget.minedSpeech)
+        #expect(plan.clips.filter { $0.minedOnly && $0.split == .validation }.count == budget.thresholdSpeech)
         #expect(count(.negative(.noiseOnly)) == budget.noiseOnly)
         for split in TrainingClip.Split.allCases {
             #expect(plan.clips.contains { $0.split == split && $0.role == .positive })

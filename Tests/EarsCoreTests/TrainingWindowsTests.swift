@@ -7,7 +7,8 @@ import Testing
 /// what the head is given as input.
 @Suite struct TrainingWindowsTests {
     /// Default labelling: windows of 16 embeddings, 1280 samples a step,
-    /// 4 positive steps, a gap of 5 steps before the end, 4 hard steps of weight 3.
+    /// 4 positive steps from one step after the end, a gap of 5 steps
+    /// before the end, hard windows of weight 3 from 2 steps before the end to 4 after.
     let labelling = TrainingWindows()
 
     /// A clip whose speech ends exactly where embedding 29 ends (30 × 1280 samples).
@@ -21,12 +22,23 @@ import Testing
         #expect(labelling.embeddingIndex(coveringSample: speechEndSample) == 29)
     }
 
-    @Test("a positive clip's positives are only the windows at and just after the speech end")
-    func positivesSitAtAndJustAfterTheSpeechEnd() {
+    @Test("a positive clip's positives are the windows just after the speech end, each holding a step of what follows")
+    func positivesSitJustAfterTheSpeechEnd() {
         let windows = labelling.windows(embeddingCount: 40, positive: true, speechEndSample: speechEndSample)
         let positives = windows.filter { $0.label == 1 }
-        #expect(positives.map(\.lastEmbedding) == [29, 30, 31, 32])
+        #expect(positives.map(\.lastEmbedding) == [30, 31, 32, 33])
         #expect(positives.allSatisfy { $0.weight == 1 })
+        // The window ending on the phrase's last step (29) teaches nothing:
+        // "alexa" there is also the start of "alexis".
+        #expect(!windows.contains { $0.lastEmbedding == 29 })
+    }
+
+    @Test("without a delay the positives start at the speech end")
+    func noDelayStartsAtTheEnd() {
+        var undelayed = labelling
+        undelayed.positiveDelaySteps = 0
+        let positives = undelayed.windows(embeddingCount: 40, positive: true, speechEndSample: speechEndSample).filter { $0.label == 1 }
+        #expect(positives.map(\.lastEmbedding) == [29, 30, 31, 32])
     }
 
     @Test("a positive clip's windows well before the speech end are partial-phrase negatives, and the ones in between are unused")
@@ -36,9 +48,9 @@ import Testing
         // The first full window ends on embedding 15; 29 − 5 = 24 is the last partial one.
         #expect(negatives.map(\.lastEmbedding) == Array(15...24))
         #expect(negatives.allSatisfy { $0.weight == 1 })
-        // 25…28 (nearly the whole phrase) and 33… (well after it) teach nothing.
+        // 25…29 (nearly the whole phrase) and 34… (well after it) teach nothing.
         let used = Set(windows.map(\.lastEmbedding))
-        #expect(used.isDisjoint(with: [25, 26, 27, 28, 33, 34, 39]))
+        #expect(used.isDisjoint(with: [25, 26, 27, 28, 29, 34, 35, 39]))
     }
 
     @Test("a positive clip without a known speech end gives no windows")
@@ -52,12 +64,13 @@ import Testing
         #expect(labelling.windows(embeddingCount: 15, positive: false, speechEndSample: nil).isEmpty)
     }
 
-    @Test("every window of a negative clip is a negative, and those at its speech end weigh the hard weight")
+    @Test("every window of a negative clip is a negative, and those around its speech end weigh the hard weight")
     func negativeClipsAreNegativeEverywhereWithHardWeightsAtTheEnd() {
         let windows = labelling.windows(embeddingCount: 40, positive: false, speechEndSample: speechEndSample)
         #expect(windows.map(\.lastEmbedding) == Array(15..<40))
         #expect(windows.allSatisfy { $0.label == 0 })
-        #expect(windows.filter { $0.weight == labelling.hardWeight }.map(\.lastEmbedding) == [29, 30, 31, 32])
+        // From 2 steps before the end: a longer word's start ("alexi…") is hard too.
+        #expect(windows.filter { $0.weight == labelling.hardWeight }.map(\.lastEmbedding) == [27, 28, 29, 30, 31, 32])
         #expect(windows.filter { $0.weight != labelling.hardWeight }.allSatisfy { $0.weight == 1 })
     }
 

@@ -155,10 +155,12 @@ final class PhraseTrainer {
 
         let labelling = TrainingWindows()
         let trainClips = features.filter { $0.split == .train && !$0.minedOnly }
-        let minedOnlyClips = features.filter(\.minedOnly)
+        let minedOnlyClips = features.filter { $0.split == .train && $0.minedOnly }
+        // Every validation clip chooses the threshold; the speech only for
+        // that is left out of each epoch's selection, which it would slow.
         let validationClips = features.filter { $0.split == .validation }
         var examples = Self.examples(trainClips, labelling: labelling)
-        let validation = Self.examples(validationClips, labelling: labelling)
+        let validation = Self.examples(validationClips.filter { !$0.minedOnly }, labelling: labelling)
         var trainer = HeadTrainer()
         trainer.settings.seed = settings.seed
         trainer.settings.selection = .averagePrecision
