@@ -132,9 +132,21 @@ import Testing
 
     @Test("when no candidate keeps the negatives quiet, the highest is chosen and its false wakes are reported")
     func noQuietThresholdGivesTheHighest() {
-        let clips = [Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.999)]
+        let clips = [Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.9999)]
         let chosen = TrainingEvaluation.chooseThreshold(Self.head, clips: clips)
         #expect(chosen.threshold == TrainingEvaluation.candidateThresholds.last)
         #expect(chosen.figures.falseWakes == 1)
+        #expect(!TrainingEvaluation.quiet(chosen.figures))
+    }
+
+    @Test("other speech that still wakes the head at 0.998 puts the threshold above it, at 0.999, not at the old grid's end")
+    func speechWakingAt0998IsOutrunByTheGrid() {
+        let clips = [Self.clip(.positive, loud: [29, 30, 31], score: 0.9999),
+                     Self.clip(.negative(.otherSpeech), loud: Array(10...20), score: 0.9985)]
+        let chosen = TrainingEvaluation.chooseThreshold(Self.head, clips: clips)
+        #expect(chosen.threshold == 0.999)
+        #expect(chosen.figures.allPositives == TrainingEvaluation.Tally(hits: 1, total: 1))
+        #expect(chosen.figures.falseWakes == 0 && TrainingEvaluation.quiet(chosen.figures))
+        #expect(TrainingEvaluation.figures(Self.head, threshold: 0.998, clips: clips).falseWakes == 1)
     }
 }

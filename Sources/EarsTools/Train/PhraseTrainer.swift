@@ -130,6 +130,9 @@ final class PhraseTrainer {
     struct Outcome {
         var model: WakeModel
         var comparison: RouteComparison?
+        /// Set when no candidate threshold kept the validation voices' other
+        /// speech within the allowance: its false wakes at the highest.
+        var stillWoken: TrainCommand.StillWoken?
     }
 
     /// Runs every stage; returns the model. `acousticHears`, when given,
@@ -216,7 +219,8 @@ final class PhraseTrainer {
         }
         progress(.validating, 2, 2)
         note("threshold \(threshold): validation voices hear \(Self.describe(validationFigures.allPositives)) of the phrase, "
-            + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s")
+            + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s"
+            + (TrainingEvaluation.quiet(validationFigures) ? "" : " (no candidate kept them within the allowance: the highest taken)"))
 
         let positives = examples.filter { $0.label > 0.5 }.count
         let seconds = Double((ContinuousClock.now - started).components.seconds)
@@ -231,7 +235,9 @@ final class PhraseTrainer {
             validation: WakeModel.ValidationFigures(recallClean: heldOut.clean.rate, recallAt10dB: heldOut.near10dB.rate,
                                                     recallAt5dB: heldOut.near5dB.rate, falseWakesPerHour: heldOut.falseWakesPerHour,
                                                     soundAlikeWakeRate: heldOut.soundAlikes.rate))
-        return Outcome(model: model, comparison: comparison)
+        let stillWoken = TrainingEvaluation.quiet(validationFigures)
+            ? nil : TrainCommand.StillWoken(falseWakes: validationFigures.falseWakes, seconds: validationFigures.negativeSeconds)
+        return Outcome(model: model, comparison: comparison, stillWoken: stillWoken)
     }
 
     /// The held-out positives' audio, end and condition (the calls both

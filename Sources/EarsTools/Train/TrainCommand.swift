@@ -81,7 +81,8 @@ package enum TrainCommand {
         }
         // A model in use supersedes one kept aside before.
         if aside == nil { unlink(directory + "/" + name + asideSuffix) }
-        for line in summary(model, path: path, comparison: outcome.comparison, usedAnyway: options.useAnyway) { output(line) }
+        for line in summary(model, path: path, comparison: outcome.comparison, usedAnyway: options.useAnyway,
+                            stillWoken: outcome.stillWoken) { output(line) }
         if let aside {
             errors("ears train: kept aside: \(aside); a larger --minutes may do better, or --use-anyway uses it regardless")
             return keptAsideStatus
@@ -94,9 +95,20 @@ package enum TrainCommand {
     /// What a kept-aside model's file name ends in (`TrainedModels.asideSuffix`).
     static let asideSuffix = TrainedModels.asideSuffix
 
+    /// The validation voices' false wakes at the highest candidate threshold,
+    /// when none kept them within the allowance.
+    struct StillWoken: Equatable {
+        /// False wakes at the chosen (highest) threshold.
+        var falseWakes: Int
+        /// Seconds of other speech and noise they were counted over.
+        var seconds: Double
+    }
+
     /// What a person reads when training is done: the file, the threshold,
-    /// and the figures on the voices the model never heard.
-    static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil, usedAnyway: Bool = false) -> [String] {
+    /// the figures on the voices the model never heard, and a warning when
+    /// even the highest threshold left the validation speech waking it.
+    static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil, usedAnyway: Bool = false,
+                        stillWoken: StillWoken? = nil) -> [String] {
         let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
         let figures = model.validation
         // One recall figure per condition, with the acoustic route's on the same calls beside it when measured.
@@ -116,7 +128,11 @@ package enum TrainCommand {
             "  on held-out voices (\(model.training.heldOutVoices.joined(separator: ", "))): recall \(recall); "
                 + "false wakes \(figures.falseWakesPerHour.map { String(format: "%.1f", $0) } ?? "n/a") per hour; "
                 + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
-        ] + [
+        ] + (stillWoken.map { woken in
+            ["  warning: at its highest threshold other speech still woke it \(woken.falseWakes) times in "
+                + "\(Int((woken.seconds / 60).rounded())) min of the validation voices: expect false wakes; a longer phrase, "
+                + "or one with rarer sounds, is told apart from speech more reliably"]
+        } ?? []) + [
             comparison?.asideWhy == nil || usedAnyway
                 ? (comparison?.asideWhy == nil ? "" : "  used anyway (--use-anyway), though the acoustic route heard more of these calls\n")
                     + "  ears listen and ears scan use it for \"\(model.phrase)\" (a running ears picks it up on SIGHUP: systemctl reload ears)"
