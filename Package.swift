@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "EarsONNXTests", dependencies: ["EarsONNX", "EarsCore"], path: "Tests/EarsONNXTests",
                     exclude: ["reference_embeddings.py"]),
         // The option parser, the command table and the clients' search for the daemon.
-        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsConfig", "EarsSocket", "EarsTools", "EarsPhonetics", "EarsNeural"], path: "Tests/EarsCLITests"),
+        .testTarget(name: "EarsCLITests", dependencies: ["EarsCLI", "EarsCore", "EarsConfig", "EarsSocket", "EarsTools", "EarsPhonetics", "EarsNeural", "EarsTraining"], path: "Tests/EarsCLITests"),
         // PocketSphinx on Debian's en-us model: the spotter's lean dictionary.
         .testTarget(name: "EarsPocketSphinxTests", dependencies: ["EarsPocketSphinx", "EarsCore"], path: "Tests/EarsPocketSphinxTests"),
         .testTarget(name: "EarsSocketTests", dependencies: ["EarsSocket"], path: "Tests/EarsSocketTests"),

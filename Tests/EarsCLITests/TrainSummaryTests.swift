@@ -1,6 +1,7 @@
 import Testing
 @testable import EarsNeural
 @testable import EarsTools
+@testable import EarsTraining
 
 /// What `ears train` prints when it is done: the warning a person needs when
 /// even the highest threshold left the validation speech waking the model.
@@ -16,7 +17,7 @@ import Testing
     @Test("a model whose validation speech still woke it at the highest threshold is written with a warning that says how often and what to do")
     func aStillWokenModelCarriesAWarning() throws {
         let lines = TrainCommand.summary(Self.model, path: "/tmp/okay-nabu.wakemodel",
-                                         stillWoken: .init(falseWakes: 2, seconds: 3_000))
+                                         stillWoken: .init(falseWakes: 2, negativeSeconds: 3_000))
         let warning = try #require(lines.first { $0.contains("warning:") })
         #expect(warning.contains("still woke it 2 times in 50 min"))
         #expect(warning.contains("a longer phrase"))

@@ -130,9 +130,9 @@ final class PhraseTrainer {
     struct Outcome {
         var model: WakeModel
         var comparison: RouteComparison?
-        /// Set when no candidate threshold kept the validation voices' other
-        /// speech within the allowance: its false wakes at the highest.
-        var stillWoken: TrainCommand.StillWoken?
+        /// The validation voices' figures at the chosen threshold when no
+        /// candidate kept their other speech within the allowance (nil when one did).
+        var stillWoken: TrainingEvaluation.Figures?
     }
 
     /// Runs every stage; returns the model. `acousticHears`, when given,
@@ -218,9 +218,10 @@ final class PhraseTrainer {
             note("held-out calls, trained model vs acoustic route: \(comparison?.figuresLine ?? "")")
         }
         progress(.validating, 2, 2)
+        let stillWoken = TrainingEvaluation.quiet(validationFigures) ? nil : validationFigures
         note("threshold \(threshold): validation voices hear \(Self.describe(validationFigures.allPositives)) of the phrase, "
             + "\(validationFigures.falseWakes) false wakes in \(Int(validationFigures.negativeSeconds)) s"
-            + (TrainingEvaluation.quiet(validationFigures) ? "" : " (no candidate kept them within the allowance: the highest taken)"))
+            + (stillWoken == nil ? "" : " (no candidate kept them within the allowance: the highest taken)"))
 
         let positives = examples.filter { $0.label > 0.5 }.count
         let seconds = Double((ContinuousClock.now - started).components.seconds)
@@ -235,8 +236,6 @@ final class PhraseTrainer {
             validation: WakeModel.ValidationFigures(recallClean: heldOut.clean.rate, recallAt10dB: heldOut.near10dB.rate,
                                                     recallAt5dB: heldOut.near5dB.rate, falseWakesPerHour: heldOut.falseWakesPerHour,
                                                     soundAlikeWakeRate: heldOut.soundAlikes.rate))
-        let stillWoken = TrainingEvaluation.quiet(validationFigures)
-            ? nil : TrainCommand.StillWoken(falseWakes: validationFigures.falseWakes, seconds: validationFigures.negativeSeconds)
         return Outcome(model: model, comparison: comparison, stillWoken: stillWoken)
     }
 

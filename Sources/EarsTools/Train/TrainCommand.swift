@@ -95,20 +95,11 @@ package enum TrainCommand {
     /// What a kept-aside model's file name ends in (`TrainedModels.asideSuffix`).
     static let asideSuffix = TrainedModels.asideSuffix
 
-    /// The validation voices' false wakes at the highest candidate threshold,
-    /// when none kept them within the allowance.
-    struct StillWoken: Equatable {
-        /// False wakes at the chosen (highest) threshold.
-        var falseWakes: Int
-        /// Seconds of other speech and noise they were counted over.
-        var seconds: Double
-    }
-
     /// What a person reads when training is done: the file, the threshold,
     /// the figures on the voices the model never heard, and a warning when
     /// even the highest threshold left the validation speech waking it.
     static func summary(_ model: WakeModel, path: String, comparison: RouteComparison? = nil, usedAnyway: Bool = false,
-                        stillWoken: StillWoken? = nil) -> [String] {
+                        stillWoken: TrainingEvaluation.Figures? = nil) -> [String] {
         let percent = { (value: Double?) in value.map { "\(Int(($0 * 100).rounded()))%" } ?? "n/a" }
         let figures = model.validation
         // One recall figure per condition, with the acoustic route's on the same calls beside it when measured.
@@ -130,7 +121,7 @@ package enum TrainCommand {
                 + "sound-alikes that wake \(percent(figures.soundAlikeWakeRate))",
         ] + (stillWoken.map { woken in
             ["  warning: at its highest threshold other speech still woke it \(woken.falseWakes) times in "
-                + "\(Int((woken.seconds / 60).rounded())) min of the validation voices: expect false wakes; a longer phrase, "
+                + "\(Int((woken.negativeSeconds / 60).rounded())) min of the validation voices: expect false wakes; a longer phrase, "
                 + "or one with rarer sounds, is told apart from speech more reliably"]
         } ?? []) + [
             comparison?.asideWhy == nil || usedAnyway
