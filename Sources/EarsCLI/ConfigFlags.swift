@@ -39,6 +39,7 @@ package enum ConfigFlags {
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)", group: .trained),
         FlagSpec("--acoustic-on-lean", "on|off", "with both routes, the acoustic route hears only the seconds around a head's lean (default on)", group: .trained),
         FlagSpec("--both-routes", "on|off", "also hear a trained phrase by the acoustic route; wake when its head agrees (default on)", group: .trained),
+        FlagSpec("--head-agreement", "X", "with both routes, the head score an acoustic detection needs nearby (default 0.5)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
     ]
@@ -60,6 +61,7 @@ package enum ConfigFlags {
         "--spotter-threshold": "wake.spotter_threshold",
         "--verifier-threshold": "wake.verifier_threshold",
         "--trained-threshold": "wake.trained_threshold",
+        "--head-agreement": "wake.head_agreement",
     ]
 
     /// The overrides `parsed` gives, in the order given (a repeated flag
@@ -92,6 +94,7 @@ package enum ConfigFlags {
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
             case "--both-routes": overrides.bothRoutes = try FlagValue.onOff(name, text)
+            case "--head-agreement": overrides.headAgreement = try number(name, text)
             case "--acoustic-on-lean": overrides.acousticOnLean = try FlagValue.onOff(name, text)
             case "--trained-denoise":
                 guard let setting = ConfigParser.parseAutoSwitch(text) else {

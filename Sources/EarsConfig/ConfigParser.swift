@@ -295,6 +295,8 @@ package enum ConfigParser {
         numberKey(section: "wake", name: "auto_train_minutes", range: 0.1...120, problem: "not a number of minutes from 0.1 to 120",
                   allowed: "minutes from 0.1 to 120: one background training's budget (default 8)") { $0.autoTrainMinutes = $1 },
         absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
+        numberKey(section: "wake", name: "head_agreement", range: 0.05...0.999, problem: "not a number from 0.05 to 0.999",
+                  allowed: "a score from 0.05 to 0.999 a phrase's head must reach near an acoustic detection (default 0.5)") { $0.headAgreement = $1 },
         numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.999, problem: "not a number from 0.01 to 0.999",
                   allowed: "a score from 0.01 to 0.999 (default: each model's own)") { $0.trainedThreshold = $1 },
         numberKey(section: "wake", name: "refractory_seconds", range: 0...60, problem: "not a number of seconds from 0 to 60",

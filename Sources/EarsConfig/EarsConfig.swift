@@ -84,6 +84,12 @@ package struct EarsConfig: Sendable, Equatable {
     /// wakes alone at its own threshold. Issue 20's "two experts": the
     /// acoustic model, trained on people, hears voices the head does not.
     package var bothRoutes = true
+    /// `[wake] head_agreement`: the score (0…1) a phrase's head must reach
+    /// near an acoustic detection of the phrase for it to wake, and the
+    /// lean around which the acoustic route listens (`acousticOnLean`);
+    /// nil means `WakeJudge.headAgreementScore`. Higher: fewer near-miss
+    /// wakes by the acoustic route, fewer calls it rescues.
+    package var headAgreement: Double?
     /// `[wake] acoustic_on_lean`: with `bothRoutes`, when every phrase has a
     /// trained model, the acoustic engine hears only the seconds around a
     /// moment a head leaned towards its phrase (`HeadLeanGate`) instead of

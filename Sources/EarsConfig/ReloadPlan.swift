@@ -62,7 +62,7 @@ package struct ReloadPlan: Sendable, Equatable {
             || old.voskGrammar != effective.voskGrammar
             || old.noiseSuppression != effective.noiseSuppression
             || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
-            || old.trainedDenoise != effective.trainedDenoise || old.bothRoutes != effective.bothRoutes
+            || old.trainedDenoise != effective.trainedDenoise || old.bothRoutes != effective.bothRoutes || old.headAgreement != effective.headAgreement
             || old.acousticOnLean != effective.acousticOnLean
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)

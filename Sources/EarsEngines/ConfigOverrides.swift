@@ -36,6 +36,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedContest: Bool?
     /// `--both-routes on|off`: `[wake] both_routes`.
     package var bothRoutes: Bool?
+    /// `--head-agreement X`: `[wake] head_agreement`.
+    package var headAgreement: Double?
     /// `--acoustic-on-lean on|off`: `[wake] acoustic_on_lean`.
     package var acousticOnLean: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
@@ -73,6 +75,7 @@ package struct ConfigOverrides: Equatable {
         if let trainedThreshold { config.trainedThreshold = trainedThreshold }
         if let trainedContest { config.trainedContest = trainedContest }
         if let bothRoutes { config.bothRoutes = bothRoutes }
+        if let headAgreement { config.headAgreement = headAgreement }
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
         if let autoTrain { config.autoTrain = autoTrain }

@@ -2,6 +2,7 @@
 import EarsCore
 import Testing
 import EarsConfig
+import EarsEngines
 
 @Suite struct OptionParserTests {
     private let parser = OptionParser(command: "scan", flags: [
@@ -106,6 +107,21 @@ import EarsConfig
         #expect(try denoise("off") == .some(false))
         #expect(throws: UsageError(description: "ears: --trained-denoise maybe is not auto, on or off")) { try denoise("maybe") }
         #expect(try ConfigFlags.overrides(from: ParsedArguments(flags: [])).trainedDenoise == nil) // not given: the file decides
+    }
+
+    @Test("--head-agreement sets the score a head must reach near an acoustic detection, and not given leaves the file's")
+    func headAgreementFlag() throws {
+        let given = try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--head-agreement", value: "0.9")]))
+        var config = EarsConfig()
+        config.headAgreement = 0.7
+        given.apply(to: &config)
+        #expect(config.headAgreement == 0.9)
+        config.headAgreement = 0.7
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [])).apply(to: &config)
+        #expect(config.headAgreement == 0.7)
+        #expect(throws: UsageError(description: "ears: --head-agreement 0.01 is not a number from 0.05 to 0.999")) {
+            try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--head-agreement", value: "0.01")]))
+        }
     }
 
     @Test("overrides read in order: --phrase adds, others take the last")

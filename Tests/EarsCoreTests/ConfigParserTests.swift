@@ -150,6 +150,8 @@ import Testing
         ("wake", "trained_threshold", "0", "not a number from 0.01 to 0.999"),
         // Up to 0.999: the settings the benchmark reads above a model's own threshold (bench/wakebench/config.py TRAINED_SCORE_SWEEP).
         ("wake", "trained_threshold", "0.9995", "not a number from 0.01 to 0.999"),
+        ("wake", "head_agreement", "0.01", "not a number from 0.05 to 0.999"),
+        ("wake", "head_agreement", "1", "not a number from 0.05 to 0.999"),
         ("wake", "refractory_seconds", "-1", "not a number of seconds from 0 to 60"),
         ("capture", "max_seconds", "61", "not a number of seconds from 0.5 to 60"),
         ("capture", "silence_seconds", "0.05", "not a number of seconds from 0.1 to 5"),

@@ -14,11 +14,13 @@ import Testing
         models_directory = /srv/ears/models
         trained_threshold = 0.8
         trained_denoise = on
+        head_agreement = 0.9
         """, file: "ears.conf")
         #expect(!config.trainedModels)
         #expect(config.trainedDenoise == true)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
+        #expect(config.headAgreement == 0.9)
     }
 
     @Test("by default trained models are used, from the state directory, at each model's own threshold")
@@ -28,6 +30,7 @@ import Testing
         #expect(config.modelsDirectory == nil)
         #expect(config.trainedThreshold == nil)
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
+        #expect(config.headAgreement == nil) // WakeJudge.headAgreementScore
     }
 
     @Test("trained_denoise takes auto, on and off, and names the three when refused")
