@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "EarsCoreTests", dependencies: ["EarsCore", "EarsPhonetics", "EarsConfig", "EarsNeural", "EarsTraining"], path: "Tests/EarsCoreTests"),
         // The Python clients in Support/ are run by the tests (real wyoming,
         // wyoming-satellite and wyoming-openwakeword peers), not compiled.
-        .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore"], path: "Tests/EarsIntegrationTests",
+        .testTarget(name: "EarsIntegrationTests", dependencies: ["EarsCore", "EarsNeural", "EarsONNX"], path: "Tests/EarsIntegrationTests",
                     exclude: ["Support/wyoming_client.py", "Support/wyoming_wake_client.py",
                               "Support/wake_shape_client.py", "Support/satellite_ha.py",
                               "Support/wyoming_support.py"]),

@@ -80,16 +80,16 @@ package struct EarsConfig: Sendable, Equatable {
     /// `[wake] both_routes`: whether a phrase with a trained model is also
     /// heard by the acoustic route (PocketSphinx; English phrases), whose
     /// detection wakes when the phrase's head agrees: it reached
-    /// `WakeJudge.headAgreementScore` near the detection. The head still
+    /// `headAgreement` near the detection. The head still
     /// wakes alone at its own threshold. Issue 20's "two experts": the
     /// acoustic model, trained on people, hears voices the head does not.
     package var bothRoutes = true
     /// `[wake] head_agreement`: the score (0…1) a phrase's head must reach
     /// near an acoustic detection of the phrase for it to wake, and the
-    /// lean around which the acoustic route listens (`acousticOnLean`);
-    /// nil means `WakeJudge.headAgreementScore`. Higher: fewer near-miss
-    /// wakes by the acoustic route, fewer calls it rescues.
-    package var headAgreement: Double?
+    /// lean around which the acoustic route listens (`acousticOnLean`).
+    /// Higher: fewer near-miss wakes by the acoustic route, fewer calls it
+    /// rescues (docs/benchmark-head-agreement.md).
+    package var headAgreement = WakeJudge.headAgreementScore
     /// `[wake] acoustic_on_lean`: with `bothRoutes`, when every phrase has a
     /// trained model, the acoustic engine hears only the seconds around a
     /// moment a head leaned towards its phrase (`HeadLeanGate`) instead of

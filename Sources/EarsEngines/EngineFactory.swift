@@ -141,7 +141,7 @@ package enum EngineFactory {
                                            modelName: found.map(\.path).joined(separator: ", "),
                                            denoisedLane: try denoisedLane(config, models: models),
                                            sameAudio: config.trainedDenoise != nil || !config.noiseSuppression)
-        if bothRoutes(config) { neural.watch(thresholds: [config.headAgreement ?? WakeJudge.headAgreementScore]) }
+        if bothRoutes(config) { neural.watch(thresholds: [config.headAgreement]) }
         let rest = bothRoutes(config) ? config : untrained(config, trained: neural)
         guard !rest.phrases.isEmpty else { return .trained(neural) }
         return .both(acoustic: try make(for: rest), trained: neural)

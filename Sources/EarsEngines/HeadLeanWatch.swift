@@ -5,7 +5,7 @@ import EarsPhonetics
 /// The trained engine as the judge's source of head agreement (`[wake]
 /// both_routes`) and as the clock of the acoustic route's `HeadLeanGate`
 /// (`[wake] acoustic_on_lean`): it wraps the `NeuralTranscriber` the ear
-/// feeds, which decides once more at `WakeJudge.headAgreementScore` over
+/// feeds, which decides once more at `[wake] head_agreement` (0.5 unless set) over
 /// the same embeddings (`NeuralTranscriber.watch`, set by
 /// `EngineFactory.engines(for:)`); each decision there is a lean.
 ///

@@ -30,7 +30,7 @@ import Testing
         #expect(config.modelsDirectory == nil)
         #expect(config.trainedThreshold == nil)
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
-        #expect(config.headAgreement == nil) // WakeJudge.headAgreementScore
+        #expect(config.headAgreement == WakeJudge.headAgreementScore)
     }
 
     @Test("trained_denoise takes auto, on and off, and names the three when refused")
