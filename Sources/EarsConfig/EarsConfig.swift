@@ -80,9 +80,9 @@ package struct EarsConfig: Sendable, Equatable {
     /// `[wake] both_routes`: whether a phrase with a trained model is also
     /// heard by the acoustic route (PocketSphinx; English phrases), whose
     /// detection wakes when the phrase's head agrees: it reached
-    /// `headAgreement` near the detection. The head still
-    /// wakes alone at its own threshold. Issue 20's "two experts": the
-    /// acoustic model, trained on people, hears voices the head does not.
+    /// `headAgreement` near the detection. The head still wakes alone at its
+    /// own threshold. Issue 20's "two experts": the acoustic model, trained
+    /// on people, hears voices the head does not.
     package var bothRoutes = true
     /// `[wake] head_agreement`: the score (0…1) a phrase's head must reach
     /// near an acoustic detection of the phrase for it to wake, and the
