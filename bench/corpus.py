@@ -69,7 +69,7 @@ SOUND_ALIKES_BY_PHRASE = {
         "they migrate in the fall", "hey, my cough is better", "hey, mine crashed again", "a minecraft server",
     ],
     "okay nabu": [
-        "okay, Nana, let's go", "okay, now boo them", "okay, Naboo is a planet", "okay, new boots",
+        "okay, Nana, let's go", "okay, now boo them", "okay, Nabokov wrote it", "okay, new boots",
         "okay, Nadu is far", "a cane and a bow", "OK, Nebraska it is", "okay, nah, you go",
         "the bamboo is growing", "okay, no, boo", "OK, Narnia was good", "a taboo topic",
     ],

@@ -58,3 +58,28 @@ class WaitingForTraining(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ScoreSweepReading(unittest.TestCase):
+    """A trained configuration's stricter settings read off its default pass."""
+
+    LINES = "\n".join([
+        '{"event":"wake","file":"s.wav","phrase":"alexa","t":3.0,"score":0.995,"route":"trained"}',
+        '{"event":"wake","file":"s.wav","phrase":"alexa","t":9.0,"score":0.97,"route":"trained"}',
+        '{"event":"wake","file":"s.wav","phrase":"alexa","t":15.0,"score":0.62,"route":"acoustic"}',
+        '{"event":"summary","audio_s":20.0,"trained":["alexa"]}',
+    ])
+
+    def test_an_acoustic_wake_of_a_trained_phrase_stands_at_every_trained_threshold(self) -> None:
+        run = next(r for r in runners.plan(["alexa"], [(config.TRAINED_LABEL, ["--models-dir", "m"])], [],
+                                           peers=False, trained_sweep=[]))
+        found, audio = run.parse(self.LINES)
+        self.assertEqual(audio, 20.0)
+        self.assertEqual([w.t for w in found["default"]], [3.0, 9.0, 15.0])
+        self.assertEqual([w.t for w in found["0.99"]], [3.0, 15.0])
+        self.assertEqual([w.t for w in found["0.999"]], [15.0])
+
+    def test_the_acoustic_designs_verifier_sweep_reads_every_wake_by_its_score(self) -> None:
+        run = next(r for r in runners.plan(["alexa"], [("ears", [])], ["0.9"], peers=False))
+        found, _ = run.parse(self.LINES.replace(',"trained":["alexa"]', ""))
+        self.assertEqual([w.t for w in found["0.9"]], [3.0, 9.0])

@@ -3,6 +3,7 @@ PocketSphinx's keyphrase spotter, and the peer engines (bench/peers, in the benc
 virtualenv). Each process reads one stream, once, under /usr/bin/time."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -68,6 +69,12 @@ class Run:
     # rest, a later and higher score the stricter setting would have woken on, so recall
     # read this way is a lower bound; false wakes are exact.
     score_sweep: list[str] = field(default_factory=list)
+    # ears only: the route whose wakes the score sweep reads ("trained": a trained
+    # model's threshold, which scores only its head's wakes); the other route's wakes
+    # stand at every setting, as they would in a run at that threshold (an acoustic
+    # detection of a trained phrase wakes on the head's agreement, `[wake]
+    # head_agreement`, not on its threshold; its score is the verifier's). None: every wake.
+    score_sweep_route: str | None = None
 
     def reads(self, stream: Any) -> bool:
         """Whether this process kind scans `stream` (a streams.Stream)."""
@@ -93,22 +100,7 @@ class Run:
     def parse(self, stdout: str) -> tuple[dict[str, list[Wake]], float | None]:
         """The wakes per setting, and the audio seconds the process says it read."""
         if self.family == "ears":
-            wakes, audio = [], None
-            for line in stdout.splitlines():
-                event = json.loads(line)
-                if event.get("event") == "wake":
-                    wakes.append(Wake(event["phrase"], float(event["t"]), event.get("score")))
-                elif event.get("event") == "summary":
-                    audio = float(event["audio_s"])
-                    self.check_trained(event.get("trained", []))
-                elif event.get("event") == "error":
-                    raise RuntimeError(f"ears scan: {event}")
-            if audio is None:
-                raise RuntimeError("ears scan printed no summary")
-            found = {self.settings[0]: wakes}
-            for t in self.score_sweep:
-                found[t] = [w for w in wakes if w.score is not None and w.score >= float(t)]
-            return found, audio
+            return self.parse_ears(stdout)
         if self.family == "kws":
             return {self.settings[0]: refractory(parse_kws(stdout))}, None
         out = json.loads(stdout.strip().splitlines()[-1])
@@ -116,6 +108,30 @@ class Run:
         return ({s: [Wake(by_keyword[k], float(t), float(score)) for k, t, score in ws] for s, ws in out["detections"].items()},
                 float(out["audio_s"]))
 
+
+    def parse_ears(self, stdout: str) -> tuple[dict[str, list[Wake]], float]:
+        """`ears scan --json`'s wakes at its default and at each score_sweep setting
+        (read off the same pass: see score_sweep and score_sweep_route), and the audio
+        seconds it read."""
+        wakes: list[tuple[Wake, str | None]] = []
+        audio = None
+        for line in stdout.splitlines():
+            event = json.loads(line)
+            if event.get("event") == "wake":
+                wakes.append((Wake(event["phrase"], float(event["t"]), event.get("score")), event.get("route")))
+            elif event.get("event") == "summary":
+                audio = float(event["audio_s"])
+                self.check_trained(event.get("trained", []))
+            elif event.get("event") == "error":
+                raise RuntimeError(f"ears scan: {event}")
+        if audio is None:
+            raise RuntimeError("ears scan printed no summary")
+        found = {self.settings[0]: [w for w, _ in wakes]}
+        for t in self.score_sweep:
+            found[t] = [w for w, route in wakes
+                        if (self.score_sweep_route is not None and route != self.score_sweep_route)
+                        or (w.score is not None and w.score >= float(t))]
+        return found, audio
 
     def check_trained(self, trained: list[str]) -> None:
         """Raises when `ears scan`'s summary says it used trained models other than expected."""
@@ -195,7 +211,10 @@ def identity(run: Run, ears: str, python: str, known: dict[str, str]) -> str:
         if "--models-dir" in run.args:
             directory = run.args[run.args.index("--models-dir") + 1]
             models = cache.file_digest(sorted(os.path.join(directory, f) for f in os.listdir(directory)))
-        return f"ears {known[ears]} models {models}"
+        # How its output is read (the score sweep's rule) is part of the result too.
+        if "ears-reading" not in known:
+            known["ears-reading"] = cache.digest([inspect.getsource(Run.parse_ears)])
+        return f"ears {known[ears]} models {models} reading {known['ears-reading']}"
     if run.family not in known:
         known[run.family] = cache.peer_identity(run.family, python)
     return known[run.family]
@@ -253,7 +272,8 @@ def plan(phrases: list[str], ears_configs: list[tuple[str, list[str]]], ears_swe
         # is swept over the trained thresholds, so two sets of models compare at equal false wakes.
         if label == config.TRAINED_LABEL or (expect and label.startswith(config.TRAINED_LABEL)):
             runs.append(Run(f"{label}|default", label, "ears", ["default", *config.TRAINED_SCORE_SWEEP], "default",
-                            {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP)))
+                            {p: p for p in phrases}, False, list(args), expect, score_sweep=list(config.TRAINED_SCORE_SWEEP),
+                            score_sweep_route="trained"))
             runs += [Run(f"{label}|{t}", label, "ears", [t], None, {p: p for p in phrases}, True,
                          [*args, config.TRAINED_SWEEP_FLAG, t], expect) for t in below]
             continue
