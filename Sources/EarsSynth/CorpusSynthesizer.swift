@@ -106,7 +106,18 @@ package final class CorpusSynthesizer: Sendable {
                 places.append((nil, nil))
                 continue
             }
-            requests.append((clip.text, voice))
+            var text = clip.text
+            if let shift = clip.stressShift {
+                var failure: SynthError?
+                text = shift.apply(to: text) { word in
+                    do throws(SynthError) { return try synthesizer.espeakPhonemes(of: word, voice: voice) } catch {
+                        failure = error
+                        return nil
+                    }
+                }
+                if let failure { throw failure }
+            }
+            requests.append((text, voice))
             let speech = requests.count - 1
             var continuation: Int?
             if !clip.continuation.isEmpty {

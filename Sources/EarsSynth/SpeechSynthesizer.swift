@@ -76,6 +76,17 @@ package final class SpeechSynthesizer: Sendable {
         return try pcm.resampled(to: Self.sampleRate)
     }
 
+    /// How espeak-ng's `voice` (its language; variants say the same
+    /// phonemes) would say `word`, in its phoneme mnemonics (`-x`, what
+    /// `[[…]]` input takes): "n'A:bu:" for "nabu". Nil for another engine's
+    /// voice or an empty answer. Throws when espeak-ng is missing or fails.
+    package func espeakPhonemes(of word: String, voice: SynthVoice) throws(SynthError) -> String? {
+        guard voice.engine == .espeak else { return nil }
+        let out = try Subprocess.run(.espeak, ["-q", "-x", "-v", voice.name], input: Array(word.utf8), environment: scratchEnvironment)
+        let phonemes = String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return phonemes.isEmpty || phonemes.contains(" ") ? nil : phonemes
+    }
+
     /// Several texts, each in its voice, in order: festival's in one
     /// festival run (its start-up, 0.3–0.4 s, is most of the cost of a short
     /// clip; a batch of 20 takes about 0.5 s with a diphone voice), the

@@ -73,10 +73,15 @@ package struct TrainingClip: Sendable, Hashable {
     /// in the validation split only the threshold's choice hears it
     /// (`TrainingBudget.thresholdSpeech`).
     package var minedOnly: Bool
+    /// Words of `text` said with their stress on another syllable than the
+    /// engine puts it (`StressShift`: words the dictionary lacks, espeak-ng
+    /// voices only); nil: as the engine says them.
+    package var stressShift: StressShift?
 
     /// A clip as given.
     package init(index: Int, role: Role, text: String, voice: SynthVoice?, augmentation: Augmentation,
-                split: Split, noiseSeconds: Double = 0, continuation: String = "", minedOnly: Bool = false) {
+                split: Split, noiseSeconds: Double = 0, continuation: String = "", minedOnly: Bool = false,
+                stressShift: StressShift? = nil) {
         self.index = index
         self.role = role
         self.text = text
@@ -86,5 +91,6 @@ package struct TrainingClip: Sendable, Hashable {
         self.noiseSeconds = noiseSeconds
         self.continuation = continuation
         self.minedOnly = minedOnly
+        self.stressShift = stressShift
     }
 }

@@ -57,6 +57,13 @@ package struct TrainingPlan: Sendable, Equatable {
     /// trained only on the phrase before quiet missed most calls followed by
     /// a command (docs/training.md).
     package static let continuationShare = 0.5
+    /// Share of espeak-ng's positives of a phrase with a word the
+    /// dictionary lacks said with that word's stress on another syllable
+    /// (`StressShift`): the engines guess a made-up name's stress, people
+    /// put it on either syllable.
+    package static let stressShiftShare = 0.5
+    /// How many `StressShift.pick` values a shifted clip draws from.
+    package static let stressShiftPicks = 6
     /// Share of the other-speech clips in the train and validation splits
     /// said by a voice of another language, when any is installed.
     package static let otherLanguageSpeechShare = 1.0 / 3
@@ -97,7 +104,7 @@ package struct TrainingPlan: Sendable, Equatable {
     /// Throws when the language has no voice, or the phrase is empty.
     package init(phrase: String, language: String, voices: [SynthVoice], otherLanguageVoices: [SynthVoice] = [],
                 soundAlikes: [SoundAlike], fortunes: [String], nativeSpeech: [String] = [], budget: TrainingBudget,
-                seed: UInt64) throws(TrainingPlanError) {
+                seed: UInt64, unknownWords: [String] = []) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }
         let own = Array(Set(voices.filter { $0.language == language })).sorted()
@@ -129,6 +136,8 @@ package struct TrainingPlan: Sendable, Equatable {
         let continuations = language == "en" ? fortuneTexts : nativeTexts
 
         var clips: [TrainingClip] = []
+        // Only English: the stress marks are espeak-ng's English mnemonics.
+        let shiftedWords = language == "en" ? unknownWords.map { $0.lowercased() }.filter(words.contains) : []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
                  otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
@@ -145,8 +154,16 @@ package struct TrainingPlan: Sendable, Equatable {
                     continuation = Self.continuation(of: clipGenerator.pick(continuations), using: &clipGenerator)
                     augmentation.continuationGapSeconds = (clipGenerator.double(in: Self.continuationGapSeconds) * 100).rounded() / 100
                 }
+                // Drawn last, from the clip's own generator, so a phrase without
+                // such words gets the very plan it got before stress shifts.
+                var stressShift: StressShift?
+                if role.isPositive, !shiftedWords.isEmpty, voice.engine == .espeak,
+                   clipGenerator.unit() < Self.stressShiftShare {
+                    stressShift = StressShift(words: shiftedWords, pick: clipGenerator.index(below: Self.stressShiftPicks))
+                }
                 clips.append(TrainingClip(index: clips.count, role: role, text: said, voice: voice,
-                                          augmentation: augmentation, split: split, continuation: continuation))
+                                          augmentation: augmentation, split: split, continuation: continuation,
+                                          stressShift: stressShift))
             }
         }
         add(.positive, count: budget.positives, pools: pools, continues: true) { Self.styled(words, using: &$0) }

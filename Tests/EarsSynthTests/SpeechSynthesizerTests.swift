@@ -218,4 +218,23 @@ import EarsTraining
             try CorpusSynthesizer(synthesizer: synthesizer).synthesize(plan.clips, isCancelled: { true })
         }
     }
+
+    @Test("espeak-ng gives a made-up word's phonemes, and says it with the stress moved: other audio, about as long")
+    func stressShift() throws {
+        let synthesizer = try SpeechSynthesizer()
+        let voice = SynthVoice(engine: .espeak, name: "en-us", variant: "m3", language: "en")
+        let phonemes = try #require(try synthesizer.espeakPhonemes(of: "nabu", voice: voice))
+        #expect(phonemes.contains("'") && StressShift.nuclei(phonemes).count == 2, "\(phonemes)")
+        #expect(try synthesizer.espeakPhonemes(of: "nabu", voice: SynthVoice(engine: .flite, name: "slt", language: "en")) == nil)
+        let shift = StressShift(words: ["nabu"], pick: 0)
+        let text = shift.apply(to: "okay nabu") { try? synthesizer.espeakPhonemes(of: $0, voice: voice) }
+        #expect(text.hasPrefix("okay [[") && text.hasSuffix("]]"))
+        let plain = try synthesizer.say("okay nabu", voice: voice)
+        let shifted = try synthesizer.say(text, voice: voice)
+        #expect(plain != shifted)
+        let ratio = Double(shifted.count) / Double(plain.count)
+        #expect(ratio > 0.7 && ratio < 1.4, "plain \(plain.count), shifted \(shifted.count) samples")
+        let peak = shifted.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak > 1000)
+    }
 }

@@ -274,6 +274,11 @@ final class PhraseTrainer {
         budget.soundAlikes = min(budget.soundAlikes, max(1, soundAlikes.count) * Self.clipsPerSoundAlike)
         if !Self.minedSpeechLanguages.contains(settings.language) { budget.minedSpeech = 0 }
         let nativeSpeech = try Self.nativeSpeech(phrase: settings.phrase, language: settings.language, seed: settings.seed)
+        // A made-up name's stress is the engines' guess: espeak-ng's
+        // positives vary it (`StressShift`).
+        let unknownWords = settings.language == "en"
+            ? StressShift.unknownWords(TextNormalizer.fold(settings.phrase).split(separator: " ").map(String.init), pronouncer: pronouncer)
+            : []
         do throws(TrainingPlanError) {
             // Speakers of other languages read a share of the other speech
             // unless the voices were chosen by hand (`--voices`).
@@ -281,7 +286,7 @@ final class PhraseTrainer {
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
                                     otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
                                     fortunes: FortuneReader.fortunes(), nativeSpeech: nativeSpeech, budget: budget,
-                                    seed: settings.seed)
+                                    seed: settings.seed, unknownWords: unknownWords)
         } catch {
             throw .failed(error.sentence)
         }
