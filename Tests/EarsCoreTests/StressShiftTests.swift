@@ -3,16 +3,10 @@ import Testing
 @testable import EarsPhonetics
 @testable import EarsTraining
 
-private let voices: [SynthVoice] =
-    ["kal16", "awb", "rms", "slt"].map { SynthVoice(engine: .flite, name: $0, language: "en") }
-    + ["kal_diphone", "ked_diphone"].map { SynthVoice(engine: .festival, name: $0, language: "en") }
-    + ["en-us", "en-gb"].flatMap { name in
-        ["m1", "m3", "f2", "f4", "klatt"].map { SynthVoice(engine: .espeak, name: name, variant: $0, language: "en") }
-    }
 private let fortunes = ["You will be hungry again in one hour.", "A journey of a thousand miles begins with a single step."]
 
 private func plan(_ phrase: String, unknownWords: [String], seed: UInt64 = 5) throws -> TrainingPlan {
-    try TrainingPlan(phrase: phrase, language: "en", voices: voices, soundAlikes: [], fortunes: fortunes,
+    try TrainingPlan(phrase: phrase, language: "en", voices: englishVoices, soundAlikes: [], fortunes: fortunes,
                      budget: TrainingBudget(positives: 400), seed: seed, unknownWords: unknownWords)
 }
 

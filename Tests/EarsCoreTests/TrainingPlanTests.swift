@@ -3,8 +3,9 @@ import Testing
 @testable import EarsPhonetics
 @testable import EarsTraining
 
-/// Voices as the catalog would list them on a machine with all three engines.
-private let englishVoices: [SynthVoice] =
+/// Voices as the catalog would list them on a machine with all three engines
+/// (StressShiftTests plans with them too).
+let englishVoices: [SynthVoice] =
     ["kal16", "awb", "rms", "slt"].map { SynthVoice(engine: .flite, name: $0, language: "en") }
     + ["kal_diphone", "ked_diphone"].map { SynthVoice(engine: .festival, name: $0, language: "en") }
     + ["en-us", "en-gb"].flatMap { name in
