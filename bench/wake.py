@@ -220,6 +220,10 @@ def main(argv: list[str]) -> None:
         started = time.time()
         phases: dict[str, float] = {}
         binary_sha256 = hashlib.sha256(open(a.ears, "rb").read()).hexdigest()[:16]
+        # The repository as the binary was built, read before the run: a commit made
+        # while it runs is not what it measured.
+        dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
+        commit = (git("rev-parse", "--short", "HEAD") or "unknown") + (" (uncommitted changes in Sources/)" if dirty else "")
         # Training runs beside the corpus and the other systems' scans (it keeps about one
         # core busy); the trained configuration's scans are queued when it ends.
         trainer = concurrent.futures.ThreadPoolExecutor(max_workers=1)
@@ -261,7 +265,6 @@ def main(argv: list[str]) -> None:
             a.ears_configs.append((training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg]))
         phases[f"scans ({counts['run']} run, {counts['reused']} kept from earlier runs)"] = time.time() - t0
         phases["total"] = time.time() - started
-        dirty = git("status", "--porcelain", "--", "../Sources", "../Package.swift")
         cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
                          platform.machine())
         raw = dict(
@@ -276,7 +279,7 @@ def main(argv: list[str]) -> None:
             run=dict(command=shlex.join(["bench/wake.py", *argv]), binary=a.ears,
                      binary_sha256=binary_sha256,
                      version=subprocess.run([a.ears, "--version"], capture_output=True, text=True).stdout.strip(),
-                     commit=(git("rev-parse", "--short", "HEAD") or "unknown") + (" (uncommitted changes in Sources/)" if dirty else ""),
+                     commit=commit,
                      date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      machine=f"{os.cpu_count()} × {cpu_model}, Linux {platform.release()}", jobs=a.jobs))
         # Kept before scoring, so --rescore can score (and a fixed report render) it again.
