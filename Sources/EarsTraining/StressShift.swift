@@ -6,10 +6,10 @@ import EarsPhonetics
 /// Why: a made-up name has no stress anyone agreed on. Each engine's
 /// letter-to-sound rules guess one, and a person may put it on either
 /// syllable; a head trained on one engine's guess misses the other. Heard
-/// on "okay nabu": espeak-ng and flite say NAH-boo, festival na-BOO, and the
-/// model trained on the first two scored festival's kal voice 0.49 where
-/// festival respelled "nahbu" (stress first) scored 0.96 (issue 20; the
-/// measurement is in docs/training.md). So a share of espeak-ng's positives
+/// on "okay nabu": espeak-ng says NAH-boo, festival na-BOO (its lexicon
+/// stresses the second syllable), and the model trained without festival
+/// scored festival's kal voice 0.49 where festival respelled "nahbu" (stress
+/// first) scored 0.96 (issue 20; the measurement is in docs/training.md). So a share of espeak-ng's positives
 /// (`TrainingPlan.stressShiftShare`; espeak-ng is the engine that takes
 /// phonemes, `[[…]]`) say those words with the stress moved.
 ///
