@@ -102,6 +102,10 @@ package struct EarsConfig: Sendable, Equatable {
     /// `noise_suppression_db`) instead of as captured; nil (`auto`, the
     /// default): as their models were trained (`WakeModel.heardDenoised`).
     package var trainedDenoise: Bool?
+    /// `[wake] quiet_room_raw`: trained models that hear denoised audio hear
+    /// it as captured while the room's noise floor says it is quiet
+    /// (`QuietRoomDetector`): the suppressor costs a quiet room's calls.
+    package var quietRoomRaw = false
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

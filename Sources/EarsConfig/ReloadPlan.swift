@@ -63,7 +63,7 @@ package struct ReloadPlan: Sendable, Equatable {
             || old.noiseSuppression != effective.noiseSuppression
             || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
             || old.trainedDenoise != effective.trainedDenoise || old.bothRoutes != effective.bothRoutes || old.headAgreement != effective.headAgreement
-            || old.acousticOnLean != effective.acousticOnLean
+            || old.acousticOnLean != effective.acousticOnLean || old.quietRoomRaw != effective.quietRoomRaw
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)
             || old.trainedModels != effective.trainedModels || old.modelsDirectory != effective.modelsDirectory

@@ -42,6 +42,8 @@ package struct ConfigOverrides: Equatable {
     package var acousticOnLean: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
     package var trainedDenoise: Bool??
+    /// `--quiet-room-raw on|off`: `[wake] quiet_room_raw`.
+    package var quietRoomRaw: Bool?
     /// `--auto-train on|off`: `[wake] auto_train`.
     package var autoTrain: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.
@@ -78,6 +80,7 @@ package struct ConfigOverrides: Equatable {
         if let headAgreement { config.headAgreement = headAgreement }
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
+        if let quietRoomRaw { config.quietRoomRaw = quietRoomRaw }
         if let autoTrain { config.autoTrain = autoTrain }
     }
 }

@@ -156,7 +156,9 @@ package enum EngineFactory {
             return try ear(for: config, transcriber: engine, meter: meter)
         case let .trained(engine):
             // No gate: the heads hear every chunk, denoised as they were trained (or as `trained_denoise` says).
-            return Ear(transcriber: engine, suppressor: trainedDenoise(config, engine) ? try suppressor(for: config) : nil,
+            let denoised = trainedDenoise(config, engine)
+            return Ear(transcriber: engine, suppressor: denoised ? try suppressor(for: config) : nil,
+                       quietRoom: quietRoom(config, headsHearDenoised: denoised),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
             // With both routes the heads' leans are watched: the judge asks
@@ -169,6 +171,7 @@ package enum EngineFactory {
             }
             return Ear(transcriber: acoustic, gate: gate, suppressor: try suppressor(for: config),
                        rawTranscriber: watch ?? trained, rawHearsDenoised: trainedDenoise(config, trained),
+                       quietRoom: quietRoom(config, headsHearDenoised: trainedDenoise(config, trained)),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
     }
@@ -197,6 +200,12 @@ package enum EngineFactory {
     /// when set, else as the models were trained (`NeuralTranscriber.hearsDenoised`).
     package static func trainedDenoise(_ config: EarsConfig, _ trained: NeuralTranscriber) -> Bool {
         config.trainedDenoise ?? trained.hearsDenoised
+    }
+
+    /// The quiet-room detector for heads that hear denoised audio when
+    /// `[wake] quiet_room_raw` is on and there is a suppressor; else nil.
+    package static func quietRoom(_ config: EarsConfig, headsHearDenoised: Bool) -> QuietRoomDetector? {
+        config.quietRoomRaw && headsHearDenoised && config.noiseSuppression ? QuietRoomDetector() : nil
     }
 
     /// The noise suppressor `config` asks for, or nil when it is off.

@@ -37,6 +37,13 @@ package final class Ear {
     /// Whether `rawTranscriber` hears the suppressor's output instead
     /// (`[wake] trained_denoise`); false: every chunk as captured.
     package let rawHearsDenoised: Bool
+    /// When set, the trained heads hear the audio as captured while it says
+    /// the room is quiet, and the suppressor's output otherwise
+    /// (`[wake] quiet_room_raw`): the heads are `rawTranscriber` when there
+    /// is one (with `rawHearsDenoised`), else the transcriber itself (an ear
+    /// of trained models alone). Nil: the heads always hear what the
+    /// configuration says.
+    package private(set) var quietRoom: QuietRoomDetector?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -51,10 +58,12 @@ package final class Ear {
     /// that loads a new engine), so the status counters never go backwards.
     /// `suppressor`, if given, denoises what the gate and the engine see.
     /// `rawTranscriber`, if given, hears every chunk as captured (no gate),
-    /// or as denoised with `rawHearsDenoised` and a suppressor.
+    /// or as denoised with `rawHearsDenoised` and a suppressor. `quietRoom`,
+    /// if given, lets the heads hear a quiet room as captured (see `quietRoom`).
     package init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
-                rawTranscriber: (any Transcriber)? = nil, rawHearsDenoised: Bool = false,
+                rawTranscriber: (any Transcriber)? = nil, rawHearsDenoised: Bool = false, quietRoom: QuietRoomDetector? = nil,
                 meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
+        self.quietRoom = quietRoom
         self.transcriber = transcriber
         self.rawTranscriber = rawTranscriber
         self.rawHearsDenoised = rawHearsDenoised
@@ -84,6 +93,7 @@ package final class Ear {
         heardRing.removeAll()
         endSample = startSample
         suppressor?.reset()
+        quietRoom?.reset()
         gate?.reset()
         try transcriber.start(atSample: startSample)
         try rawTranscriber?.start(atSample: startSample)
@@ -96,7 +106,11 @@ package final class Ear {
         meter.lastAudioAt = monotonicSeconds()
         meter.loudest = max(meter.loudest, chunk.peakLevel)
         ring.append(contentsOf: chunk.samples)
-        let heard = suppressor.map { AudioChunk(samples: $0.denoise(chunk.samples), startSample: chunk.startSample) } ?? chunk
+        let denoised = suppressor.map { AudioChunk(samples: $0.denoise(chunk.samples), startSample: chunk.startSample) } ?? chunk
+        // The suppressor hears every chunk, quiet or not, so its noise
+        // estimate is ready when the room turns noisy.
+        let quiet = quietRoom?.observe(chunk.samples) ?? false
+        let heard = quiet && rawTranscriber == nil ? chunk : denoised
         heardRing.append(contentsOf: heard.samples)
         endSample = chunk.endSample
 
@@ -104,7 +118,7 @@ package final class Ear {
         // (`HeadLeanGate`) must know of a lean in this very chunk.
         var produced: [TranscriptPiece] = []
         if let rawTranscriber {
-            produced += try rawTranscriber.feed(rawHearsDenoised ? heard.samples : chunk.samples, atSample: chunk.startSample)
+            produced += try rawTranscriber.feed(rawHearsDenoised && !quiet ? denoised.samples : chunk.samples, atSample: chunk.startSample)
         }
         var toFeed: [AudioChunk] = [heard]
         if let gate {
