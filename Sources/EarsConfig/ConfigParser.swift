@@ -288,7 +288,7 @@ package enum ConfigParser {
             config.trainedDenoise = setting
             return nil
         },
-        switchKey(section: "wake", name: "quiet_room_raw", allowed: "on or off: trained models that hear denoised audio hear a quiet room (noise floor under -52 dBFS) as captured") { $0.quietRoomRaw = $1 },
+        switchKey(section: "wake", name: "quiet_room_raw", allowed: "on or off: trained models that hear denoised audio hear a quiet room (noise floor under -58 dBFS) as captured") { $0.quietRoomRaw = $1 },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         switchKey(section: "wake", name: "both_routes", allowed: "on or off: a phrase with a trained model is also heard by the acoustic route, whose detection wakes when the phrase's head agrees") { $0.bothRoutes = $1 },
         switchKey(section: "wake", name: "acoustic_on_lean", allowed: "on or off: with both_routes and every phrase trained, the acoustic route hears only the seconds around a head's lean towards its phrase") { $0.acousticOnLean = $1 },
