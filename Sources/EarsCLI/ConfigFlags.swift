@@ -41,7 +41,7 @@ package enum ConfigFlags {
         FlagSpec("--both-routes", "on|off", "also hear a trained phrase by the acoustic route; wake when its head agrees (default on)", group: .trained),
         FlagSpec("--head-agreement", "X", "with both routes, the head score an acoustic detection needs nearby (default 0.5)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
-        FlagSpec("--quiet-room-raw", "on|off", "trained models that hear denoised audio hear a quiet room as captured (default off)", group: .trained),
+        FlagSpec("--quiet-room-raw", "on|off", "trained models that hear denoised audio hear a quiet room as captured (default on)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
     ]
 

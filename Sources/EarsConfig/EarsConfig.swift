@@ -105,7 +105,8 @@ package struct EarsConfig: Sendable, Equatable {
     /// `[wake] quiet_room_raw`: trained models that hear denoised audio hear
     /// it as captured while the room's noise floor says it is quiet
     /// (`QuietRoomDetector`): the suppressor costs a quiet room's calls.
-    package var quietRoomRaw = false
+    /// On by default since issue 20 (docs/benchmark-quiet-room.md).
+    package var quietRoomRaw = true
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

@@ -14,9 +14,11 @@ import Testing
         models_directory = /srv/ears/models
         trained_threshold = 0.8
         trained_denoise = on
+        quiet_room_raw = off
         head_agreement = 0.9
         """, file: "ears.conf")
         #expect(!config.trainedModels)
+        #expect(!config.quietRoomRaw)
         #expect(config.trainedDenoise == true)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
@@ -30,6 +32,7 @@ import Testing
         #expect(config.modelsDirectory == nil)
         #expect(config.trainedThreshold == nil)
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
+        #expect(config.quietRoomRaw) // ...except a quiet room, heard as captured
         #expect(config.headAgreement == WakeJudge.headAgreementScore)
     }
 
