@@ -61,20 +61,6 @@ package enum DetectorFactory {
         SoundAlikeGenerator(dictionary: (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer]))
     }
 
-    /// The word-boundary near-misses of `phrase` (`BoundaryAlikeGenerator`
-    /// over `pronouncer`'s words), the words a person says often first:
-    /// ranked with the unigrams of the PocketSphinx language model in
-    /// `modelDirectory` (nil: the installed default), by sound alone when
-    /// there is none. What `ears train` teaches its heads to refuse and
-    /// `ears soundalikes --boundary` prints.
-    package static func boundaryAlikes(of phrase: String, pronouncer: any Pronouncer, modelDirectory: String?) -> [SoundAlike] {
-        let dictionary = (pronouncer as? any PronouncingDictionary) ?? PronouncerChain([pronouncer])
-        let language = (try? PocketSphinxModel.locate(in: modelDirectory)).flatMap { try? PocketSphinxLanguageModel(model: $0) }
-        return BoundaryAlikeGenerator(dictionary: dictionary).alikes(of: phrase) { word in
-            language.map { $0.log10Frequency(of: word) } ?? 0
-        }
-    }
-
     /// The sound-alikes of `phrase` that are really something else: those
     /// (neighbours, and sentences holding one) that change the phrase's
     /// distinctive word — its longest, the last of them on a tie — keep its
@@ -94,9 +80,8 @@ package enum DetectorFactory {
                 guard alikeWords.count == words.count else { return false }
                 return alikeWords[distinctive] != words[distinctive]
                     && alikeWords.indices.allSatisfy { $0 == distinctive || alikeWords[$0] == words[$0] }
-            case .sentence, .resegmented, .longerWord:
-                // A carrier sentence around a neighbour, or the word's sounds
-                // moved across word boundaries: the distinctive word must be gone.
+            case .sentence:
+                // A carrier sentence around a neighbour: the distinctive word must be gone.
                 return !alikeWords.contains(words[distinctive])
             case .word:
                 return false

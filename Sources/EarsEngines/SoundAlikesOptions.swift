@@ -10,8 +10,5 @@ package struct SoundAlikesOptions: Equatable {
     package var json = false
     /// `--count N`: at most N neighbours (the words alone and sentences come on top).
     package var count = SoundAlikeGenerator.defaultCount
-    /// `--boundary`: also the near-misses across word boundaries that
-    /// `ears train` teaches its heads (`BoundaryAlikeGenerator`).
-    package var boundary = false
     package init() {}
 }

@@ -4,9 +4,8 @@ import EarsConfig
 import EarsEngines
 import EarsPocketSphinx
 
-/// `ears soundalikes "PHRASE" [--json] [--count N] [--boundary]`: prints
-/// texts that sound like a phrase without being it (`SoundAlikeGenerator`;
-/// with `--boundary` also `BoundaryAlikeGenerator`'s), one a line, to
+/// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
+/// like a phrase without being it (`SoundAlikeGenerator`), one a line, to
 /// synthesize and scan as negatives.
 ///
 /// It pronounces with the daemon's own pronouncer (`DetectorFactory.pronouncer(for:)`:
@@ -20,12 +19,6 @@ package enum SoundAlikesCommand {
         let generator = DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
         for alike in ranked(generator, phrase: options.phrase, count: options.count, config: config) {
             output(options.json ? json(alike) : alike.text)
-        }
-        if options.boundary {
-            let modelDirectory = config.engine == .pocketsphinx ? config.model : nil
-            for alike in DetectorFactory.boundaryAlikes(of: options.phrase, pronouncer: pronouncer, modelDirectory: modelDirectory) {
-                output(options.json ? json(alike) : alike.text)
-            }
         }
         return EarsProgram.ExitCode.success
     }

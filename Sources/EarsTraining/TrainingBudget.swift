@@ -16,12 +16,6 @@ package struct TrainingBudget: Sendable, Hashable {
     package static let defaultMinutes = 10.0
     /// Negatives of each sound-alike text kind per positive.
     package static let soundAlikesPerPositive = 1.0
-    /// Word-boundary near-misses per positive (`BoundaryAlikeGenerator`:
-    /// "okay now by", "okay enable"; about two dozen texts, so about 16
-    /// clips each in the default plan). Why: the heads' near-miss wakes in
-    /// the benchmark were mostly the phrase's sounds across other word
-    /// boundaries, which no other negative makes (docs/training.md).
-    package static let boundaryAlikesPerPositive = 0.25
     /// Phrase words alone per positive (several-word phrases only).
     package static let wordsAlonePerPositive = 0.25
     /// Phrase words in sentences per positive (several-word phrases only).
@@ -54,8 +48,6 @@ package struct TrainingBudget: Sendable, Hashable {
     package var positives: Int
     /// Sound-alike utterances.
     package var soundAlikes: Int
-    /// Word-boundary near-misses (none when the phrase has none).
-    package var boundaryAlikes: Int
     /// Phrase words alone.
     package var wordsAlone: Int
     /// Phrase words in sentences.
@@ -78,7 +70,6 @@ package struct TrainingBudget: Sendable, Hashable {
         func scaled(_ ratio: Double) -> Int { max(1, Int((Double(count) * ratio).rounded())) }
         self.positives = count
         soundAlikes = scaled(Self.soundAlikesPerPositive)
-        boundaryAlikes = scaled(Self.boundaryAlikesPerPositive)
         wordsAlone = scaled(Self.wordsAlonePerPositive)
         wordsInSentences = scaled(Self.wordsInSentencesPerPositive)
         phraseStarts = scaled(Self.phraseStartsPerPositive)
@@ -97,5 +88,5 @@ package struct TrainingBudget: Sendable, Hashable {
     }
 
     /// Every clip the budget asks for, when the phrase has several words.
-    package var totalClips: Int { positives + soundAlikes + boundaryAlikes + wordsAlone + wordsInSentences + phraseStarts + otherSpeech + noiseOnly + minedSpeech + thresholdSpeech }
+    package var totalClips: Int { positives + soundAlikes + wordsAlone + wordsInSentences + phraseStarts + otherSpeech + noiseOnly + minedSpeech + thresholdSpeech }
 }

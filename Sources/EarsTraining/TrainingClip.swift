@@ -6,10 +6,6 @@ package struct TrainingClip: Sendable, Hashable {
     package enum NegativeKind: String, Sendable, Hashable, CaseIterable {
         /// A text that sounds close to the phrase (`SoundAlikeGenerator`'s neighbours and sentences).
         case soundAlike
-        /// The phrase's distinctive word moved across word boundaries: said
-        /// as two other words or inside a longer one ("okay now by", "okay
-        /// enable"; `BoundaryAlikeGenerator`).
-        case boundaryAlike
         /// One word of a several-word phrase, alone ("cordelia").
         case phraseWordAlone
         /// One word of the phrase inside a short sentence ("i asked cordelia").

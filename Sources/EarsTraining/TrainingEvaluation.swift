@@ -133,7 +133,7 @@ package enum TrainingEvaluation {
                 case .near5dB: figures.near5dB.add(heard)
                 case nil: break
                 }
-            case .negative(.soundAlike), .negative(.boundaryAlike), .negative(.phraseWordAlone):
+            case .negative(.soundAlike), .negative(.phraseWordAlone):
                 figures.soundAlikes.add(!found.isEmpty)
             case .negative(.phraseWordsInSentence), .negative(.phraseStartGoesOn):
                 figures.wordsInSentences.add(!found.isEmpty)

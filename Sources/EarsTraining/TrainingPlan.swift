@@ -97,15 +97,13 @@ package struct TrainingPlan: Sendable, Equatable {
     /// `otherLanguageVoices` read a share of the other speech (none: all
     /// English);
     /// `soundAlikes` come from `SoundAlikeGenerator` (its `.word` kind is
-    /// ignored: words alone are made here); `boundaryAlikes` come from
-    /// `BoundaryAlikeGenerator` (said after every other clip is drawn, so
-    /// the rest of the plan is the one without them); `fortunes` are raw fortune-file
+    /// ignored: words alone are made here); `fortunes` are raw fortune-file
     /// entries; `nativeSpeech` are sentences in the phrase's language when
     /// it is not English (`KoreanSentenceMaker`): they are `nativeSpeechShare`
     /// of the other speech and what the phrase's clips go on with.
     /// Throws when the language has no voice, or the phrase is empty.
     package init(phrase: String, language: String, voices: [SynthVoice], otherLanguageVoices: [SynthVoice] = [],
-                soundAlikes: [SoundAlike], boundaryAlikes: [SoundAlike] = [], fortunes: [String], nativeSpeech: [String] = [], budget: TrainingBudget,
+                soundAlikes: [SoundAlike], fortunes: [String], nativeSpeech: [String] = [], budget: TrainingBudget,
                 seed: UInt64, unknownWords: [String] = []) throws(TrainingPlanError) {
         let words = phrase.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard !words.isEmpty else { throw .emptyPhrase }
@@ -203,10 +201,6 @@ package struct TrainingPlan: Sendable, Equatable {
             let seconds = (clipGenerator.double(in: Self.noiseSecondsRange) * 10).rounded() / 10
             clips.append(TrainingClip(index: clips.count, role: .negative(.noiseOnly), text: "", voice: nil,
                                       augmentation: augmentation, split: split, noiseSeconds: seconds))
-        }
-        let boundaryTexts = boundaryAlikes.map(\.text)
-        if !boundaryTexts.isEmpty {
-            add(.negative(.boundaryAlike), count: budget.boundaryAlikes, pools: pools, continues: true) { $0.pick(boundaryTexts) }
         }
         clips += Self.minedSpeech(count: budget.minedSpeech, startIndex: clips.count, english: fortuneTexts, native: nativeTexts,
                                   pools: pools, fortunePools: fortunePools, otherLanguages: foreign, allowBabble: !english.isEmpty,

@@ -256,35 +256,12 @@ private func plan(_ phrase: String = "hey cordelia", language: String = "en", se
         #expect(voices.allSatisfy { ($0.pitch == nil) == ($0.engine != .espeak) })
     }
 
-    @Test("word-boundary near-misses are said in the budget's count after every other clip, go on like sound-alikes, and leave the rest of the plan as it was")
-    func boundaryAlikesComeAfterTheRest() throws {
-        let boundary = ["hey core deal", "hey cord idea", "hey call daily"].map {
-            SoundAlike(text: $0, sounds: SoundSequence(), cost: 1.3, kind: .resegmented)
-        }
-        let budget = TrainingBudget(positives: 400)
-        let with = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
-                                    boundaryAlikes: boundary, fortunes: fortunes, budget: budget, seed: 5)
-        let without = try TrainingPlan(phrase: "hey cordelia", language: "en", voices: englishVoices, soundAlikes: alikes,
-                                       fortunes: fortunes, budget: budget, seed: 5)
-        let said = with.clips.filter { $0.role == .negative(.boundaryAlike) }
-        #expect(said.count == budget.boundaryAlikes)
-        #expect(Set(said.map(\.text)) == Set(boundary.map(\.text)))
-        #expect(said.contains { !$0.continuation.isEmpty } && said.contains { $0.continuation.isEmpty })
-        #expect(TrainingClip.Split.allCases.allSatisfy { split in said.contains { $0.split == split } })
-        // Every other clip is drawn as before: only the indices after them move.
-        func unindexed(_ clips: [TrainingClip]) -> [TrainingClip] {
-            clips.map { var clip = $0; clip.index = 0; return clip }
-        }
-        #expect(unindexed(with.clips.filter { $0.role != .negative(.boundaryAlike) }) == unindexed(without.clips))
-        #expect(with.clips.map(\.index) == Array(with.clips.indices))
-    }
-
     @Test("the budget scales with minutes and keeps its ratios")
     func budget() {
         #expect(TrainingBudget.forMinutes(TrainingBudget.defaultMinutes).positives == TrainingBudget.defaultPositives)
         #expect(TrainingBudget.forMinutes(20).positives == 2 * TrainingBudget.defaultPositives)
         #expect(TrainingBudget.forMinutes(0).positives == 50)
         let budget = TrainingBudget(positives: 400)
-        #expect(budget.soundAlikes == 400 && budget.boundaryAlikes == 100 && budget.otherSpeech == 200 && budget.noiseOnly == 60)
+        #expect(budget.soundAlikes == 400 && budget.otherSpeech == 200 && budget.noiseOnly == 60)
     }
 }

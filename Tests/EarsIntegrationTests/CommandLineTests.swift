@@ -63,21 +63,4 @@ import Testing
         #expect(!neighbours.contains { $0.hasPrefix("schey") || $0.hasPrefix("seay") }, "\(neighbours)")
         #expect(lines.contains("hey cornelia, nice to see you"), "\(lines)")
     }
-
-    @Test func soundAlikesWithBoundaryAddTheNearMissesTrainingRefusesInWordsPeopleSay() throws {
-        let result = try runCommand(earsBinary, ["soundalikes", "okay nabu", "--count", "0", "--boundary", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let objects = result.stdout.split(separator: "\n").map(String.init)
-        func texts(_ kind: String) -> [String] {
-            objects.filter { $0.contains("\"kind\":\"\(kind)\"") }.compactMap { line in
-                line.split(separator: "\"").dropFirst(3).first.map(String.init)
-            }
-        }
-        let resegmented = texts("resegmented"), longer = texts("longerWord")
-        #expect(!resegmented.isEmpty && !longer.isEmpty, "\(objects)")
-        #expect(resegmented.allSatisfy { $0.hasPrefix("okay ") && $0.split(separator: " ").count == 3 }, "\(resegmented)")
-        #expect(!(resegmented + longer).contains { $0.split(separator: " ").contains("nabu") })
-        // Ranked by how often the words are said: no dictionary oddity ("gnau", "neault") comes first.
-        #expect(!resegmented.prefix(6).contains { $0.contains("gnau") || $0.contains("neault") }, "\(resegmented)")
-    }
 }

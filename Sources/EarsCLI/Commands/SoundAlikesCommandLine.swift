@@ -4,7 +4,7 @@ import EarsDaemon
 import EarsPhonetics
 import EarsEngines
 
-/// `ears soundalikes PHRASE [--json] [--count N] [--boundary]` (`SoundAlikesCommand`).
+/// `ears soundalikes PHRASE [--json] [--count N]` (`SoundAlikesCommand`).
 struct SoundAlikesCommandLine: EarsCommand {
     static let words = ["soundalikes"]
     static let operands = "PHRASE"
@@ -17,7 +17,6 @@ struct SoundAlikesCommandLine: EarsCommand {
     static let flags = [
         FlagSpec("--json", "one JSON object a line (text, phones, cost, kind)"),
         FlagSpec("--count", "N", "at most N neighbours, 0 to \(maximumCount) (default \(SoundAlikeGenerator.defaultCount))"),
-        FlagSpec("--boundary", "also the word-boundary near-misses ears train learns to refuse (\"okay now boo\")"),
     ] + ConfigFlags.only(["--config", "--engine", "--model"])
     static let examples = ["ears soundalikes \"hey cordelia\" --count 20"]
 
@@ -28,7 +27,6 @@ struct SoundAlikesCommandLine: EarsCommand {
         var options = SoundAlikesOptions()
         options.overrides = try ConfigFlags.overrides(from: parsed)
         options.json = parsed.has("--json")
-        options.boundary = parsed.has("--boundary")
         if let count = parsed.value("--count") {
             options.count = try FlagValue.whole("--count", count, in: 0...Self.maximumCount)
         }

@@ -11,12 +11,6 @@ package struct SoundAlike: Sendable, Equatable {
         case word
         /// A carrier sentence holding a neighbour ("hey cornelia, nice to see you").
         case sentence
-        /// The distinctive word said as two other words ("okay now boo" for
-        /// "okay nabu"; `BoundaryAlikeGenerator`).
-        case resegmented
-        /// The distinctive word inside a longer word ("okay nabokov";
-        /// `BoundaryAlikeGenerator`).
-        case longerWord
     }
 
     /// The text, folded (lowercase words, single spaces; a sentence may hold a comma).

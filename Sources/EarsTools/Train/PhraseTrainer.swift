@@ -268,8 +268,6 @@ final class PhraseTrainer {
         let soundAlikes = settings.language == "en"
             ? DetectorFactory.distinct(DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
                 .soundAlikes(of: settings.phrase, count: Self.soundAlikeCount), of: settings.phrase) : []
-        let boundaryAlikes = settings.language == "en"
-            ? DetectorFactory.boundaryAlikes(of: settings.phrase, pronouncer: pronouncer, modelDirectory: nil) : []
         var budget = Self.budget(minutes: settings.minutes)
         // A few distinct sound-alikes said by every voice would outweigh the
         // phrase itself: at most `clipsPerSoundAlike` clips each.
@@ -286,7 +284,7 @@ final class PhraseTrainer {
             // unless the voices were chosen by hand (`--voices`).
             let otherLanguages = settings.voices.isEmpty ? catalog.otherLanguageVoices : []
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
-                                    otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes, boundaryAlikes: boundaryAlikes,
+                                    otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
                                     fortunes: FortuneReader.fortunes(), nativeSpeech: nativeSpeech, budget: budget,
                                     seed: settings.seed, unknownWords: unknownWords)
         } catch {
@@ -320,7 +318,7 @@ final class PhraseTrainer {
             var clip = clip
             switch clip.role {
             case .negative(.noiseOnly): break
-            case .positive, .negative(.soundAlike), .negative(.boundaryAlike), .negative(.phraseWordAlone):
+            case .positive, .negative(.soundAlike), .negative(.phraseWordAlone):
                 clip.augmentation.leadSeconds = (generator.double(in: phraseLeadSeconds) * 100).rounded() / 100
                 clip.augmentation.trailSeconds = trailSeconds
             case .negative(.otherSpeech), .negative(.phraseWordsInSentence), .negative(.phraseStartGoesOn):
