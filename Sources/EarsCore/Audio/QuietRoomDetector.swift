@@ -25,8 +25,8 @@ import Foundation
 /// `EnergySpeechGate`'s: the benchmark's quiet conditions (a 40 dB floor)
 /// sit near −65, its pink and babble at 10 dB near −35 to −48 (speech near −16).
 package struct QuietRoomDetector: Sendable, Equatable {
-    /// Samples per level frame (30 ms at 16 kHz).
-    package static let frameSamples = 480
+    /// Samples per level frame (30 ms: 480 at 16 kHz).
+    package static let frameSamples = AudioFormat.sampleRate * 3 / 100
     /// Seconds of frame levels the floor is the lowest of.
     package static let windowSeconds = 10.0
     /// Floor (dBFS) under which the room turns quiet. Why −58: in the
@@ -49,12 +49,14 @@ package struct QuietRoomDetector: Sendable, Equatable {
     private var next = 0
     private var framePower = 0.0
     private var frameFill = 0
-    private static let framesPerWindow = Int((windowSeconds * 16_000 / Double(frameSamples)).rounded())
+    private static let framesPerWindow = Int((windowSeconds * Double(AudioFormat.sampleRate) / Double(frameSamples)).rounded())
+    /// Mean square power of a full-scale 16-bit square wave: 0 dBFS.
+    private static let fullScalePower = 32_768.0 * 32_768.0
 
     /// A detector that has heard nothing (the room counts as noisy).
     package init() {}
 
-    /// Takes the next samples of the stream (16 kHz) and returns `isQuiet` after them.
+    /// Takes the next samples of the stream (`AudioFormat.sampleRate`) and returns `isQuiet` after them.
     @discardableResult
     package mutating func observe(_ samples: [Int16]) -> Bool {
         for sample in samples {
@@ -62,7 +64,7 @@ package struct QuietRoomDetector: Sendable, Equatable {
             framePower += value * value
             frameFill += 1
             if frameFill == Self.frameSamples {
-                push(10 * log10(max(framePower / Double(Self.frameSamples), 1) / (32_768.0 * 32_768.0)))
+                push(10 * log10(max(framePower / Double(Self.frameSamples), 1) / Self.fullScalePower))
                 framePower = 0
                 frameFill = 0
             }
