@@ -39,6 +39,7 @@ package enum ConfigFlags {
         FlagSpec("--trained-contest", "on|off", "refuse a trained wake a sound-alike explains better (default off)", group: .trained),
         FlagSpec("--acoustic-on-lean", "on|off", "with both routes, the acoustic route hears only the seconds around a head's lean (default on)", group: .trained),
         FlagSpec("--both-routes", "on|off", "also hear a trained phrase by the acoustic route; wake when its head agrees (default on)", group: .trained),
+        FlagSpec("--both-routes-verifier", "on|off", "with both routes, put a trained phrase's acoustic detection to the verifier too (default on)", group: .trained),
         FlagSpec("--head-agreement", "X", "with both routes, the head score an acoustic detection needs nearby (default 0.5)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--quiet-room-raw", "on|off", "trained models that hear denoised audio hear a quiet room as captured (default on)", group: .trained),
@@ -95,6 +96,7 @@ package enum ConfigFlags {
             case "--trained-threshold": overrides.trainedThreshold = try number(name, text)
             case "--trained-contest": overrides.trainedContest = try FlagValue.onOff(name, text)
             case "--both-routes": overrides.bothRoutes = try FlagValue.onOff(name, text)
+            case "--both-routes-verifier": overrides.bothRoutesVerifier = try FlagValue.onOff(name, text)
             case "--head-agreement": overrides.headAgreement = try number(name, text)
             case "--acoustic-on-lean": overrides.acousticOnLean = try FlagValue.onOff(name, text)
             case "--quiet-room-raw": overrides.quietRoomRaw = try FlagValue.onOff(name, text)

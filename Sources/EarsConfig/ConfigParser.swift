@@ -291,6 +291,7 @@ package enum ConfigParser {
         switchKey(section: "wake", name: "quiet_room_raw", allowed: "on or off: trained models that hear denoised audio hear a quiet room (noise floor under -58 dBFS) as captured") { $0.quietRoomRaw = $1 },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         switchKey(section: "wake", name: "both_routes", allowed: "on or off: a phrase with a trained model is also heard by the acoustic route, whose detection wakes when the phrase's head agrees") { $0.bothRoutes = $1 },
+        switchKey(section: "wake", name: "both_routes_verifier", allowed: "on or off (default on): with both_routes, an acoustic detection of a phrase with a trained model is also put to the verifier before its head's agreement") { $0.bothRoutesVerifier = $1 },
         switchKey(section: "wake", name: "acoustic_on_lean", allowed: "on or off: with both_routes and every phrase trained, the acoustic route hears only the seconds around a head's lean towards its phrase") { $0.acousticOnLean = $1 },
         switchKey(section: "wake", name: "auto_train", allowed: "on or off: train a model in the background for each phrase without one") { $0.autoTrain = $1 },
         numberKey(section: "wake", name: "auto_train_minutes", range: 0.1...120, problem: "not a number of minutes from 0.1 to 120",

@@ -90,6 +90,15 @@ package struct EarsConfig: Sendable, Equatable {
     /// Higher: fewer near-miss wakes by the acoustic route, fewer calls it
     /// rescues (docs/benchmark-head-agreement.md).
     package var headAgreement = WakeJudge.headAgreementScore
+    /// `[wake] both_routes_verifier`: with `bothRoutes`, whether the
+    /// acoustic route's detection of a phrase with a trained model is also
+    /// put to the verifier before the head's agreement decides it. On by
+    /// default: off, the agreement alone (at 0.7–0.9) heard more calls in
+    /// noise, babble, rooms and far away, but fewer clean from the held-out
+    /// voices and three to six times the false wakes in noisy read speech
+    /// (docs/benchmark-agreement-alone.md, docs/training.md). Off or on,
+    /// the verifier judges the phrases without a model.
+    package var bothRoutesVerifier = true
     /// `[wake] acoustic_on_lean`: with `bothRoutes`, when every phrase has a
     /// trained model, the acoustic engine hears only the seconds around a
     /// moment a head leaned towards its phrase (`HeadLeanGate`) instead of

@@ -56,13 +56,14 @@ package struct ReloadPlan: Sendable, Equatable {
         rebuildDetector = old.phrases != effective.phrases || old.matching != effective.matching
             || old.refractorySeconds != effective.refractorySeconds
             || old.verifier != effective.verifier || old.verifierThreshold != effective.verifierThreshold
-            || old.trainedContest != effective.trainedContest
+            || old.trainedContest != effective.trainedContest || old.bothRoutesVerifier != effective.bothRoutesVerifier
         rebuildEngine = old.engine != effective.engine || old.model != effective.model
             || old.speechGate != effective.speechGate || old.phraseBoost != effective.phraseBoost
             || old.voskGrammar != effective.voskGrammar
             || old.noiseSuppression != effective.noiseSuppression
             || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
             || old.trainedDenoise != effective.trainedDenoise || old.bothRoutes != effective.bothRoutes || old.headAgreement != effective.headAgreement
+            || old.bothRoutesVerifier != effective.bothRoutesVerifier
             || old.acousticOnLean != effective.acousticOnLean || old.quietRoomRaw != effective.quietRoomRaw
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)

@@ -36,6 +36,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedContest: Bool?
     /// `--both-routes on|off`: `[wake] both_routes`.
     package var bothRoutes: Bool?
+    /// `--both-routes-verifier on|off`: `[wake] both_routes_verifier`.
+    package var bothRoutesVerifier: Bool?
     /// `--head-agreement X`: `[wake] head_agreement`.
     package var headAgreement: Double?
     /// `--acoustic-on-lean on|off`: `[wake] acoustic_on_lean`.
@@ -78,6 +80,7 @@ package struct ConfigOverrides: Equatable {
         if let trainedContest { config.trainedContest = trainedContest }
         if let bothRoutes { config.bothRoutes = bothRoutes }
         if let headAgreement { config.headAgreement = headAgreement }
+        if let bothRoutesVerifier { config.bothRoutesVerifier = bothRoutesVerifier }
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
         if let quietRoomRaw { config.quietRoomRaw = quietRoomRaw }

@@ -98,7 +98,8 @@ package enum DetectorFactory {
                               onCandidate: ((WakeJudge.Candidate) -> Void)? = nil) -> WakeJudge {
         WakeJudge(detector: make(for: config, pronouncer: pronouncer), verifier: verifier,
                   threshold: config.verifierThreshold, contestTrained: config.trainedContest,
-                  fusion: EngineFactory.fusion(for: config), bothRoutes: EngineFactory.bothRoutes(config), onCandidate: onCandidate)
+                  fusion: EngineFactory.fusion(for: config), bothRoutes: EngineFactory.bothRoutes(config),
+                  verifyHeaded: config.bothRoutesVerifier, onCandidate: onCandidate)
     }
 
     /// A detector for `config`, sharing `pronouncer` (make it once with

@@ -95,10 +95,12 @@ package enum EngineFactory {
 
     /// The configuration the verifier is loaded for: every phrase when trained
     /// detections go through its sound-alike contest (`trained_contest`) or
-    /// its fusion with the head (`fusion(for:)`), else only the phrases the
-    /// acoustic engine hears.
+    /// its fusion with the head (`fusion(for:)`), or both routes put the
+    /// acoustic detections of trained phrases to it (`both_routes_verifier`);
+    /// else only the phrases no model hears (none: no verifier is loaded).
     package static func verified(_ config: EarsConfig, trained: NeuralTranscriber?) -> EarsConfig {
-        config.trainedContest || fusion(for: config) != nil || bothRoutes(config) ? config : untrained(config, trained: trained)
+        config.trainedContest || fusion(for: config) != nil || (bothRoutes(config) && config.bothRoutesVerifier)
+            ? config : untrained(config, trained: trained)
     }
 
     /// Whether the acoustic route also hears the phrases that have a

@@ -124,6 +124,20 @@ import EarsEngines
         }
     }
 
+    @Test("--both-routes-verifier on|off sets whether a trained phrase's acoustic detection meets the verifier, and not given leaves the file's")
+    func bothRoutesVerifierFlag() throws {
+        var config = EarsConfig()
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--both-routes-verifier", value: "on")])).apply(to: &config)
+        #expect(config.bothRoutesVerifier)
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [])).apply(to: &config)
+        #expect(config.bothRoutesVerifier)
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--both-routes-verifier", value: "off")])).apply(to: &config)
+        #expect(!config.bothRoutesVerifier)
+        #expect(throws: UsageError.self) {
+            try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--both-routes-verifier", value: "maybe")]))
+        }
+    }
+
     @Test("overrides read in order: --phrase adds, others take the last")
     func overridesInOrder() throws {
         let parsed = ParsedArguments(flags: [.init(name: "--phrase", value: "a"), .init(name: "--phrase", value: "b"),

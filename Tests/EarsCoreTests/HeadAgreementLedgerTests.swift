@@ -132,6 +132,30 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         #expect(judging.takeAgreedWakes(ear: ear).map(\.route) == [.acoustic])
     }
 
+    @Test("with both_routes_verifier off, the head's agreement alone decides a phrase with a head; the verifier still judges one without")
+    func agreementAloneDecides() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        let refusing = ScriptedVerifier(answer: WakeJudgeTests.weak)
+        let phrases = [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]
+        let calibration = VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0])
+        let alone = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: refusing, threshold: 0.5,
+                              calibration: calibration, bothRoutes: true, verifyHeaded: false)
+        let ear = try ear(heads)
+        #expect(alone.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: ear)?.route == .acoustic,
+                "the verifier would refuse it, but it is not asked")
+        #expect(refusing.windows.isEmpty)
+        #expect(alone.consider(final("hey jarvis", utterance: 2, at: 2.5), ear: ear) == nil, "no head: the verifier refuses it")
+        #expect(refusing.windows.count == 1 && alone.refused == 1)
+
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        let verifying = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: refusing, threshold: 0.5,
+                                  calibration: calibration, bothRoutes: true, verifyHeaded: true)
+        #expect(verifying.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try self.ear(heads)) == nil,
+                "with the verifier on, its refusal stands even though the head agreed")
+        #expect(verifying.refused == 1)
+    }
+
     @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")
     func noHeadNoWait() throws {
         let heads = ScriptedHeads(phrases: ["hey cordelia"])

@@ -31,6 +31,15 @@ import Testing
         #expect(plan.effective.phrases.first?.threshold == 0.9)
     }
 
+    @Test func turningTheBothRoutesVerifierOffReloadsTheVerifierAndTheJudge() {
+        var new = EarsConfig()
+        new.bothRoutesVerifier = false
+        let plan = ReloadPlan(old: EarsConfig(), new: new)
+        #expect(plan.rebuildDetector)
+        #expect(plan.rebuildEngine) // the verifier is then loaded for the phrases without a model only
+        #expect(!plan.effective.bothRoutesVerifier)
+    }
+
     @Test func captureLimitsAndTheEarTextSwitchApplyInPlace() {
         var new = EarsConfig()
         new.captureLimits = CaptureLimits(maximumSeconds: 7)

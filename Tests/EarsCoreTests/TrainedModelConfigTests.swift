@@ -16,6 +16,7 @@ import Testing
         trained_denoise = on
         quiet_room_raw = off
         head_agreement = 0.9
+        both_routes_verifier = off
         """, file: "ears.conf")
         #expect(!config.trainedModels)
         #expect(!config.quietRoomRaw)
@@ -23,6 +24,7 @@ import Testing
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
         #expect(config.headAgreement == 0.9)
+        #expect(!config.bothRoutesVerifier)
     }
 
     @Test("by default trained models are used, from the state directory, at each model's own threshold")
@@ -34,6 +36,7 @@ import Testing
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
         #expect(config.quietRoomRaw) // ...except a quiet room, heard as captured
         #expect(config.headAgreement == WakeJudge.headAgreementScore)
+        #expect(config.bothRoutesVerifier) // a trained phrase's acoustic detection meets the verifier, then the head
     }
 
     @Test("trained_denoise takes auto, on and off, and names the three when refused")

@@ -50,6 +50,10 @@ import Testing
         }
         let agreeing = try scan(["--head-agreement", "0.5"])
         #expect(agreeing.routes == ["acoustic"], "at 0.5 the head's 0.7 agrees: \(agreeing)")
+        let agreementAlone = try scan(["--head-agreement", "0.5", "--both-routes-verifier", "off"])
+        #expect(agreementAlone.routes == ["acoustic"], "without the verifier the head's agreement alone wakes it: \(agreementAlone)")
+        let aloneStrict = try scan(["--head-agreement", "0.9", "--both-routes-verifier", "off"])
+        #expect(aloneStrict.routes.isEmpty && aloneStrict.refused >= 1, "...and alone refuses it under the agreement: \(aloneStrict)")
         let strict = try scan(["--head-agreement", "0.9"])
         #expect(strict.routes.isEmpty && strict.refused >= 1, "at 0.9 the head's 0.7 does not agree: \(strict)")
         let alone = try scan(["--both-routes", "off"])

@@ -56,6 +56,7 @@ package final class WakeJudge {
     private let contestTrained: Bool
     private let fusion: FusionCalibration?
     private let bothRoutes: Bool
+    private let verifyHeaded: Bool
     private var ledger = HeadAgreementLedger(beforeSeconds: WakeJudge.headAgreementBeforeSeconds,
                                              afterSeconds: WakeJudge.headAgreementAfterSeconds)
 
@@ -70,12 +71,17 @@ package final class WakeJudge {
     /// `bothRoutes` (`[wake] both_routes`): an acoustic candidate of a
     /// phrase the ear's trained engine has a head for (`HeadAgreement`)
     /// wakes only when that head agrees (`headAgreementScore`), which may be
-    /// decided a little later, by `takeAgreedWakes`.
+    /// decided a little later, by `takeAgreedWakes`. `verifyHeaded`
+    /// (`[wake] both_routes_verifier`): whether such a candidate is put to
+    /// the verifier before the head's agreement; false: the agreement alone
+    /// decides it (the verifier still judges the phrases without a head).
     package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
-                fusion: FusionCalibration? = nil, bothRoutes: Bool = false, onCandidate: ((Candidate) -> Void)? = nil) {
+                fusion: FusionCalibration? = nil, bothRoutes: Bool = false, verifyHeaded: Bool = true,
+                onCandidate: ((Candidate) -> Void)? = nil) {
         self.contestTrained = contestTrained
         self.bothRoutes = bothRoutes
+        self.verifyHeaded = verifyHeaded
         self.fusion = fusion
         self.detector = detector
         self.verifier = verifier
@@ -116,7 +122,7 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier else { return awaitingHead(wake, ear: ear) }
+        guard let verifier, verifyHeaded || !hasHead(wake.phrase, ear: ear) else { return awaitingHead(wake, ear: ear) }
         let audio = window(of: piece, ear: ear)
         // Everything is measured when someone records the candidates (the
         // fitting script needs every feature); otherwise the verifier may
@@ -145,6 +151,13 @@ package final class WakeJudge {
         if ledger.agrees(wake.phrase, at: wake.audioSeconds) { return wake }
         ledger.wait(wake)
         return nil
+    }
+
+    /// Whether `phrase` has a head on `ear` whose agreement decides its
+    /// acoustic detections (`bothRoutes`).
+    private func hasHead(_ phrase: String, ear: Ear) -> Bool {
+        guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement else { return false }
+        return heads.agreeingPhrases.contains(phrase)
     }
 
     /// The waiting acoustic detections (`bothRoutes`) whose head has agreed
