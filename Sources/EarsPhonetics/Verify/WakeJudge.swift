@@ -122,7 +122,7 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier, verifyHeaded || !hasHead(wake.phrase, ear: ear) else { return awaitingHead(wake, ear: ear) }
+        guard let verifier, verifyHeaded || heads(deciding: wake.phrase, on: ear) == nil else { return awaitingHead(wake, ear: ear) }
         let audio = window(of: piece, ear: ear)
         // Everything is measured when someone records the candidates (the
         // fitting script needs every feature); otherwise the verifier may
@@ -145,19 +145,19 @@ package final class WakeJudge {
     /// wakes only if the head already agreed, and otherwise waits for it
     /// (`takeAgreedWakes`). Its refractory time stays used while it waits.
     private func awaitingHead(_ wake: WakeEvent, ear: Ear) -> WakeEvent? {
-        guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement,
-              heads.agreeingPhrases.contains(wake.phrase) else { return wake }
+        guard let heads = heads(deciding: wake.phrase, on: ear) else { return wake }
         ledger.note(heads.takeAgreements())
         if ledger.agrees(wake.phrase, at: wake.audioSeconds) { return wake }
         ledger.wait(wake)
         return nil
     }
 
-    /// Whether `phrase` has a head on `ear` whose agreement decides its
-    /// acoustic detections (`bothRoutes`).
-    private func hasHead(_ phrase: String, ear: Ear) -> Bool {
-        guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement else { return false }
-        return heads.agreeingPhrases.contains(phrase)
+    /// `ear`'s trained engine when it has a head for `phrase` whose
+    /// agreement decides the phrase's acoustic detections (`bothRoutes`); nil otherwise.
+    private func heads(deciding phrase: String, on ear: Ear) -> (any HeadAgreement)? {
+        guard bothRoutes, let heads = ear.rawTranscriber as? any HeadAgreement,
+              heads.agreeingPhrases.contains(phrase) else { return nil }
+        return heads
     }
 
     /// The waiting acoustic detections (`bothRoutes`) whose head has agreed
