@@ -90,6 +90,18 @@ import Testing
         }
     }
 
+    @Test func letterToSoundReadsTheOpenAOfALoanWordAsAA() {
+        // A word that ends in a sounded vowel is mostly a name or a loan
+        // word, said with the a of "father": what flite, festival and
+        // espeak-ng say for "nabu", and people for "okay nabu".
+        #expect(rules.phones(for: "nabu") == ["N", "AA", "B", "UW"])
+        #expect(rules.phones(for: "sakura") == ["S", "AA", "K", "UW", "R", "AH"])
+        #expect(rules.phones(for: "lava") == ["L", "AA", "V", "AH"])
+        // An English word's open a stays long.
+        #expect(rules.phones(for: "nature") == ["N", "EY", "T", "UW", "R"])
+        #expect(rules.phones(for: "baker") == ["B", "EY", "K", "ER"])
+    }
+
     @Test func letterToSoundOnlyTakesLetters() {
         #expect(rules.phones(for: "") == nil)
         #expect(rules.phones(for: "r2d2") == nil)

@@ -7,7 +7,10 @@
 /// ng, qu, ee, ea, ai, ay, oo, ou, oi, au, aw, oa, ew, ie…), r-controlled vowels
 /// (ar, or, er/ir/ur), then single letters: c and g go soft before e/i/y,
 /// doubled consonants sound once, a vowel before one consonant and another
-/// vowel is long (which also covers magic e), a final e after another vowel is
+/// vowel is long (which also covers magic e) — but such an a is AA in a word
+/// that ends in a sounded vowel (a, i, o, u), mostly names and loan words
+/// ("nabu" → N AA B UW, as flite, festival and espeak-ng say it, not N EY B UW;
+/// "lava", "sakura") —, a final e after another vowel is
 /// silent, a final y is IY (AY in one-vowel words like "my"), s between vowels
 /// is Z.
 ///
@@ -176,6 +179,7 @@ private struct Reader {
         let consonantLength = Reader.consonantDigraphs.contains { has($0, at: i + 1) } ? 2 : 1
         let after = i + 1 + consonantLength
         if letter(i + 1) != ascii("x"), after < w.count, isVowel(after), !isVowel(i + 1) {
+            if c == ascii("a"), endsInSoundedVowel { return "AA" }
             return Reader.long[c] ?? "AH"
         }
         return Reader.short[c] ?? "AH"
@@ -189,6 +193,11 @@ private struct Reader {
     }
 
     func letter(_ k: Int) -> UInt8 { k >= 0 && k < w.count ? w[k] : 0 }
+
+    /// Whether the word ends in a vowel letter that is sounded (a, i, o, u):
+    /// a loan word or a name ("nabu", "lava", "sakura"), whose open-syllable
+    /// a is AA rather than English EY.
+    var endsInSoundedVowel: Bool { [ascii("a"), ascii("i"), ascii("o"), ascii("u")].contains(w.last ?? 0) }
 
     /// a e i o u always; y when it is not first and no vowel follows it.
     func isVowel(_ k: Int) -> Bool {
