@@ -16,8 +16,9 @@ import EarsSystem
 /// whose `spotScore` is the spotter's ratio per frame. Nothing else is ever
 /// transcribed. PocketSphinx's own voice detector is off (every frame is
 /// searched, so frames map to audio time exactly); the decoder's utterance
-/// ends at a spotting (so the same sounds are not reported twice), at a gap
-/// the speech gate left, and after 30 s (bounded decoding state).
+/// ends at a gap the speech gate left and after 30 s (bounded decoding
+/// state), not at a spotting — each detection is reported once instead, so
+/// one phrase's spotting does not cut short another's that is under way.
 package final class PocketSphinxSpotter: Transcriber {
     package let engineName = "pocketsphinx"
     package let modelName: String
@@ -39,6 +40,8 @@ package final class PocketSphinxSpotter: Transcriber {
     private var utteranceSamples: Int64 = 0
     /// Audio time (samples) just past the last buffer fed.
     private var fedEndSample: Int64 = 0
+    /// What the current decoder utterance has reported (`spotted()`).
+    private var ledger = SpottingLedger()
 
     /// Longest decoder utterance, in samples (30 s): with the gate off and
     /// endless noise nothing else would end it, and its state would grow.
@@ -135,14 +138,11 @@ package final class PocketSphinxSpotter: Transcriber {
         }
         utteranceSamples += Int64(samples.count)
         fedEndSample = startSample + Int64(samples.count)
-        let pieces = spotted()
-        // A spotting closes the decoder's utterance, so the same sounds are
-        // not reported again.
-        if !pieces.isEmpty {
-            try endUtterance()
-            try beginUtterance()
-        }
-        return pieces
+        // A spotting does not close the decoder's utterance: another phrase
+        // may be half-way through its sounds (a spurious "alexa" on the
+        // "hey" of "hey cordelia" used to end the utterance and lose the
+        // call). `spotted()` reports each detection once instead.
+        return spotted()
     }
 
     package func finish() throws(TranscriberError) -> [TranscriptPiece] {
@@ -166,6 +166,7 @@ package final class PocketSphinxSpotter: Transcriber {
     private func beginUtterance() throws(TranscriberError) {
         feedStarts.removeAll()
         utteranceSamples = 0
+        ledger.reset()
         // Debian's PocketSphinx numbers keyphrase detections from the start
         // of the stream, not of the utterance; a new stream per utterance
         // makes frame 0 this utterance's first sample exactly (counting the
@@ -182,9 +183,10 @@ package final class PocketSphinxSpotter: Transcriber {
         decoding = false
     }
 
-    /// The detections the search reports now, as final pieces.
+    /// The detections the search reports now and has not reported before
+    /// in this utterance, oldest first, as final pieces.
     private func spotted() -> [TranscriptPiece] {
-        var pieces: [TranscriptPiece] = []
+        var listed: [SpottingLedger.Detection] = []
         var segment = ps_seg_iter(engine.handle)
         while let current = segment {
             var startFrame: Int32 = 0, endFrame: Int32 = 0
@@ -192,16 +194,18 @@ package final class PocketSphinxSpotter: Transcriber {
             var acoustic: Int32 = 0, language: Int32 = 0, backoff: Int32 = 0
             let ratio = ps_seg_prob(current, &acoustic, &language, &backoff)
             if let word = ps_seg_word(current) {
-                utteranceNumber += 1
-                let frames = max(1, Double(endFrame - startFrame + 1))
-                pieces.append(TranscriptPiece(
-                    kind: .final, text: String(cString: word), utterance: utteranceNumber,
-                    startSeconds: seconds(atFrame: Int64(startFrame)), endSeconds: seconds(atFrame: Int64(endFrame) + 1),
-                    spotScore: Double(ratio) * Self.naturalLogPerUnit / frames))
+                listed.append(.init(phrase: String(cString: word), startFrame: startFrame, endFrame: endFrame, ratio: ratio))
             }
             segment = ps_seg_next(current)
         }
-        return pieces
+        return ledger.fresh(listed).map { detection in
+            utteranceNumber += 1
+            let frames = max(1, Double(detection.endFrame - detection.startFrame + 1))
+            return TranscriptPiece(
+                kind: .final, text: detection.phrase, utterance: utteranceNumber,
+                startSeconds: seconds(atFrame: Int64(detection.startFrame)), endSeconds: seconds(atFrame: Int64(detection.endFrame) + 1),
+                spotScore: Double(detection.ratio) * Self.naturalLogPerUnit / frames)
+        }
     }
 
     /// Audio time (seconds since the stream began) of a frame of the current utterance.

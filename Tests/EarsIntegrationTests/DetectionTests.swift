@@ -24,6 +24,24 @@ import Testing
         #expect(Speech.events(result.stdout, "wake").isEmpty, "\(result.stdout)")
     }
 
+    @Test func anotherPhrasesSpottingDoesNotCutShortACallUnderWay() throws {
+        // flite's kal16 saying "hey cordelia": the spotter hears "alexa" in
+        // its first sounds, 0.6 s before the phrase ends. That spotting used
+        // to end the decoder's utterance and lose the call.
+        let dir = try scratchDirectory("detect-overlap")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 0.5, tailSeconds: 1.0)
+        let phrases = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"].flatMap { ["--phrase", $0] }
+        let result = try runCommand(earsBinary, ["scan", "--config", "/dev/null", "--trained-models", "off", "--candidates"] + phrases + [dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let candidates = Speech.events(result.stdout, "candidate")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.map { $0["phrase"] as? String } == ["hey cordelia"], "\(result.stdout)")
+        let wakeTime = try #require(wakes.first?["t"] as? Double)
+        #expect(candidates.contains { $0["phrase"] as? String != "hey cordelia" && ($0["t"] as? Double ?? .infinity) < wakeTime },
+                "no other phrase was spotted first, so this call does not test the overlap: \(result.stdout)")
+    }
+
     @Test func noiseSuppressionOffInTheConfigurationIsHonoured() throws {
         let dir = try scratchDirectory("detect-ns")
         defer { try? FileManager.default.removeItem(atPath: dir) }
