@@ -7,7 +7,10 @@
 /// longer ends the utterance at a spotting (that cut short another phrase's
 /// sounds under way), so it asks the ledger which detections to report: each
 /// once, oldest first, and none that overlaps one of the same phrase already
-/// reported (the same sounds).
+/// reported (the same sounds) — unless it ends `widenedFrames` or more past
+/// it: then the phrase went on after a premature spotting (a permissive
+/// threshold spots "okay nabu" on "okay na…"), and the wider detection is
+/// reported again, so the verifier can judge the whole phrase.
 package struct SpottingLedger: Sendable, Equatable {
     /// One detection as the search lists it, in 10 ms frames of the utterance.
     package struct Detection: Sendable, Equatable {
@@ -29,6 +32,12 @@ package struct SpottingLedger: Sendable, Equatable {
         }
     }
 
+    /// Frames (10 ms) past a reported detection's end that an overlapping
+    /// detection of the same phrase must reach to be reported again: about
+    /// a syllable, so a wider detection of the same sounds is not reported
+    /// frame by frame. A choice, not fitted on any benchmark voice.
+    package static let widenedFrames: Int32 = 20
+
     /// Per phrase, the last frame of its latest reported detection.
     private var reportedEndFrames: [String: Int32] = [:]
 
@@ -37,11 +46,13 @@ package struct SpottingLedger: Sendable, Equatable {
 
     /// The detections of `listed` not reported before, oldest first, now
     /// recorded as reported. A detection that starts at or before the end of
-    /// the latest reported one of its phrase is that one, widened.
+    /// the latest reported one of its phrase is that one, widened: fresh
+    /// only when it ends `widenedFrames` or more past it.
     package mutating func fresh(_ listed: [Detection]) -> [Detection] {
         var fresh: [Detection] = []
         for detection in listed.sorted(by: { ($0.startFrame, $0.endFrame) < ($1.startFrame, $1.endFrame) }) {
-            if let reported = reportedEndFrames[detection.phrase], detection.startFrame <= reported { continue }
+            if let reported = reportedEndFrames[detection.phrase], detection.startFrame <= reported,
+               detection.endFrame < reported + Self.widenedFrames { continue }
             reportedEndFrames[detection.phrase] = detection.endFrame
             fresh.append(detection)
         }

@@ -42,6 +42,25 @@ import Testing
                 "no other phrase was spotted first, so this call does not test the overlap: \(result.stdout)")
     }
 
+    @Test func aPhraseSpottedBeforeItEndedIsJudgedAgainWhole() throws {
+        // flite's kal16 saying "okay nabu": the spotter reports the phrase on
+        // "okay na…", 0.7 s before it ends, and the verifier's contest turns
+        // that half-phrase down. The whole phrase, spotted later over the
+        // same sounds, used to be taken for the same detection and dropped.
+        let dir = try scratchDirectory("detect-widened")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav("okay nabu", voice: "kal16", at: dir + "/call.wav", leadSeconds: 0.5, tailSeconds: 1.0)
+        let phrases = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"].flatMap { ["--phrase", $0] }
+        let result = try runCommand(earsBinary, ["scan", "--config", "/dev/null", "--trained-models", "off", "--candidates"] + phrases + [dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let wakes = Speech.events(result.stdout, "wake")
+        #expect(wakes.map { $0["phrase"] as? String } == ["okay nabu"], "\(result.stdout)")
+        let wakeTime = try #require(wakes.first?["t"] as? Double)
+        let refused = Speech.events(result.stdout, "candidate").filter { $0["accepted"] as? Bool == false }
+        #expect(refused.contains { $0["phrase"] as? String == "okay nabu" && ($0["t"] as? Double ?? .infinity) < wakeTime },
+                "no premature spotting was refused first, so this call does not test the widening: \(result.stdout)")
+    }
+
     @Test func noiseSuppressionOffInTheConfigurationIsHonoured() throws {
         let dir = try scratchDirectory("detect-ns")
         defer { try? FileManager.default.removeItem(atPath: dir) }

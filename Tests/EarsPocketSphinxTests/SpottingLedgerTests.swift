@@ -15,14 +15,25 @@ struct SpottingLedgerTests {
         #expect(ledger.fresh([cordelia, alexa]).isEmpty)
     }
 
-    @Test func aDetectionWidenedAsThePhraseGoesOnIsTheSameSounds() {
+    @Test func aDetectionWidenedByLessThanASyllableIsTheSameSounds() {
         var ledger = SpottingLedger()
         #expect(ledger.fresh([Detection(phrase: "okay nabu", startFrame: 50, endFrame: 110)]).count == 1)
-        // The search replaced it by a better-scoring overlapping one.
-        #expect(ledger.fresh([Detection(phrase: "okay nabu", startFrame: 60, endFrame: 150)]).isEmpty)
+        // The search replaced it by a better-scoring overlapping one a few frames longer.
+        let widened = Detection(phrase: "okay nabu", startFrame: 60, endFrame: 110 + SpottingLedger.widenedFrames - 1)
+        #expect(ledger.fresh([widened]).isEmpty)
         // A later saying of the phrase, after the reported one ended, is new.
         let again = Detection(phrase: "okay nabu", startFrame: 111, endFrame: 170)
         #expect(ledger.fresh([again]) == [again])
+    }
+
+    @Test func aDetectionThatWentOnPastAPrematureSpottingIsReportedAgain() {
+        var ledger = SpottingLedger()
+        // Spotted on "okay na…", 0.4 s before the phrase ended.
+        #expect(ledger.fresh([Detection(phrase: "okay nabu", startFrame: 50, endFrame: 110)]).count == 1)
+        let whole = Detection(phrase: "okay nabu", startFrame: 55, endFrame: 150)
+        #expect(ledger.fresh([whole]) == [whole])
+        // Reported once: listed again, it is not new.
+        #expect(ledger.fresh([whole]).isEmpty)
     }
 
     @Test func anotherPhraseOverlappingAReportedOneIsStillReported() {
