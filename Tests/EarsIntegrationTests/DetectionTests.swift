@@ -28,12 +28,7 @@ import Testing
         // flite's kal16 saying "hey cordelia": the spotter hears "alexa" in
         // its first sounds, 0.6 s before the phrase ends. That spotting used
         // to end the decoder's utterance and lose the call.
-        let dir = try scratchDirectory("detect-overlap")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Speech.wav("hey cordelia", voice: "kal16", at: dir + "/call.wav", leadSeconds: 0.5, tailSeconds: 1.0)
-        let phrases = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"].flatMap { ["--phrase", $0] }
-        let result = try runCommand(earsBinary, ["scan", "--config", "/dev/null", "--trained-models", "off", "--candidates"] + phrases + [dir + "/call.wav"])
-        #expect(result.status == 0, "\(result.stderr)")
+        let result = try scanWithTheBenchmarksPhrases(saying: "hey cordelia", voice: "kal16", scratch: "detect-overlap")
         let candidates = Speech.events(result.stdout, "candidate")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.map { $0["phrase"] as? String } == ["hey cordelia"], "\(result.stdout)")
@@ -47,12 +42,7 @@ import Testing
         // "okay na…", 0.7 s before it ends, and the verifier's contest turns
         // that half-phrase down. The whole phrase, spotted later over the
         // same sounds, used to be taken for the same detection and dropped.
-        let dir = try scratchDirectory("detect-widened")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Speech.wav("okay nabu", voice: "kal16", at: dir + "/call.wav", leadSeconds: 0.5, tailSeconds: 1.0)
-        let phrases = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"].flatMap { ["--phrase", $0] }
-        let result = try runCommand(earsBinary, ["scan", "--config", "/dev/null", "--trained-models", "off", "--candidates"] + phrases + [dir + "/call.wav"])
-        #expect(result.status == 0, "\(result.stderr)")
+        let result = try scanWithTheBenchmarksPhrases(saying: "okay nabu", voice: "kal16", scratch: "detect-widened")
         let wakes = Speech.events(result.stdout, "wake")
         #expect(wakes.map { $0["phrase"] as? String } == ["okay nabu"], "\(result.stdout)")
         let wakeTime = try #require(wakes.first?["t"] as? Double)
@@ -98,5 +88,18 @@ import Testing
         #expect(summary["refused"] as? Int == candidates.count - passing.count)
         let off = try runCommand(earsBinary, ["scan", "--json", "--verifier", "off", dir + "/call.wav"])
         #expect(Speech.events(off.stdout, "wake").count == 1, "\(off.stdout)")
+    }
+
+    /// flite's `voice` saying `text` (0.5 s of silence before, 1 s after),
+    /// scanned by the acoustic route alone listening for the benchmark's five
+    /// phrases, every candidate printed; the scan has exited 0.
+    private func scanWithTheBenchmarksPhrases(saying text: String, voice: String, scratch: String) throws -> CommandResult {
+        let dir = try scratchDirectory(scratch)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Speech.wav(text, voice: voice, at: dir + "/call.wav", leadSeconds: 0.5, tailSeconds: 1.0)
+        let phrases = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"].flatMap { ["--phrase", $0] }
+        let result = try runCommand(earsBinary, ["scan", "--config", "/dev/null", "--trained-models", "off", "--candidates"] + phrases + [dir + "/call.wav"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
     }
 }
