@@ -41,17 +41,10 @@ package struct StressShift: Sendable, Hashable {
     /// order, each once. A pronouncer that is no dictionary knows nothing.
     package static func unknownWords(_ words: [String], pronouncer: any Pronouncer) -> [String] {
         var unknown: [String] = []
-        for word in words where !unknown.contains(word) && !dictionaryKnows(word, pronouncer) {
+        for word in words where !unknown.contains(word) && !pronouncer.dictionaryKnows(word) {
             unknown.append(word)
         }
         return unknown
-    }
-
-    private static func dictionaryKnows(_ word: String, _ pronouncer: any Pronouncer) -> Bool {
-        if let chain = pronouncer as? PronouncerChain {
-            return chain.members.contains { dictionaryKnows(word, $0) }
-        }
-        return pronouncer is any PronouncingDictionary && pronouncer.phones(for: word) != nil
     }
 
     /// The vowel nuclei of an espeak-ng English phoneme string, in order:

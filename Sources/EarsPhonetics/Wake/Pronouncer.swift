@@ -18,3 +18,17 @@ package protocol Pronouncer: AnyObject, Sendable {
     /// the common ARPAbet extensions such as AX are tolerated).
     func phones(for word: String) -> [String]?
 }
+
+extension Pronouncer {
+    /// Whether a pronouncing dictionary in this pronouncer (itself, or a
+    /// member of a `PronouncerChain`, at any depth) knows `word`, a folded
+    /// word. Letter-to-sound guesses do not count: a word only they answer
+    /// is a made-up name whose stress nobody agreed on (`StressShift`,
+    /// `SoundAlikeGenerator`'s reduced readings).
+    package func dictionaryKnows(_ word: String) -> Bool {
+        if let chain = self as? PronouncerChain {
+            return chain.members.contains { $0.dictionaryKnows(word) }
+        }
+        return self is any PronouncingDictionary && phones(for: word) != nil
+    }
+}

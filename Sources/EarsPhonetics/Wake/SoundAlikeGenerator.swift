@@ -12,14 +12,18 @@
 ///    alike). Selection takes the cheapest of each word in turn (round robin
 ///    over the phrase's words), so a short word with dozens of cheap
 ///    neighbours ("hey": "he", "say", "hi") cannot crowd out the name; the
-///    chosen ones are then listed cheapest first, ties by text.
+///    chosen ones are then listed cheapest first, ties by text. A phrase
+///    word the dictionary lacks (a made-up name, spelled by letter-to-sound
+///    rules) is also read with each vowel but a final open one reduced to a
+///    schwa, since its stress is anyone's guess; a neighbour costs what its
+///    closest reading does (`readings(of:sounds:)`).
 /// 2. Words alone: each distinct word of a several-word phrase ("cordelia").
 /// 3. Sentences: each of `carriers` holding a neighbour: the cheapest
 ///    neighbour of each word in turn, the longest word first, so the first
 ///    sentence swaps the name ("hey cornelia, nice to see you").
 ///
 /// Never returned: the phrase itself, and homophones, words with exactly the
-/// phrase word's phones ("hay" for "hey"): acoustically they *are* the phrase,
+/// phrase word's phones, or a reading's ("hay" for "hey"): acoustically they *are* the phrase,
 /// so they would be wrong as negatives. `homophones(of:)` lists them instead.
 ///
 /// Word frequency is unknown, so common-looking words are preferred by
@@ -172,19 +176,47 @@ package struct SoundAlikeGenerator: Sendable {
               let longest = searchable.map({ search.sounds[$0].count }).max() else { return search }
         let limit = SoundAlikeGenerator.maximumEdits
         let ownWords = Set(search.words)
+        let readings = search.words.indices.map { position in
+            searchable.contains(position) ? self.readings(of: search.words[position], sounds: search.sounds[position]) : []
+        }
         for entry in dictionary.entries(phoneCounts: max(1, shortest - limit)...(longest + limit))
         where SoundAlikeGenerator.looksCommon(entry, ownWords: ownWords) {
             for position in searchable where entry.word != search.words[position] {
-                let sounds = search.sounds[position]
-                if entry.phones == sounds {
+                if readings[position].contains(entry.phones) {
                     search.homophones.append(Swap(position: position, word: entry.word, cost: 0))
-                } else if let cost = editCost(from: sounds, to: entry.phones) {
+                } else if let cost = readings[position].compactMap({ editCost(from: $0, to: entry.phones) }).min() {
                     search.neighbours[position].append(Swap(position: position, word: entry.word,
                                                             cost: SoundAlikeGenerator.rounded(cost)))
                 }
             }
         }
         return search
+    }
+
+    /// The ways a phrase word may be said, as `search` compares them: its
+    /// phones, and for a word of two or more vowels that the dictionary
+    /// lacks, each reading with one of its vowels reduced to a schwa (AH) —
+    /// a vowel a consonant follows: a word's final open vowel keeps its
+    /// quality unstressed, as in "menu" or "haiku".
+    ///
+    /// Why: a made-up name's stress is the speaker's guess (`StressShift`),
+    /// and the vowel left unstressed is said as a schwa: festival says
+    /// "nabu" na-BOO, "nuh-boo", where the letter-to-sound rules read
+    /// N AA B UW, and "mycroft" is "my-cruft" as "cockroft" is. Against the
+    /// rules' reading alone, "okay abou" (AH B UW) and "hey mikrut" were far
+    /// enough from the phrase to be its negatives and its contest's
+    /// competitors. A neighbour is as close as its closest reading.
+    private func readings(of word: String, sounds: [Sound]) -> [[Sound]] {
+        guard !dictionary.dictionaryKnows(word), let schwa = Sound.phone("AH") else { return [sounds] }
+        let vowels = sounds.indices.filter { sounds[$0].isVowel }
+        guard vowels.count > 1 else { return [sounds] }
+        var readings = [sounds]
+        for index in vowels where sounds[index] != schwa && index < sounds.count - 1 {
+            var reduced = sounds
+            reduced[index] = schwa
+            readings.append(reduced)
+        }
+        return readings
     }
 
     /// The cheapest of each word in turn, at most `count`, listed cheapest first.
