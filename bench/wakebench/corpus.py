@@ -23,6 +23,7 @@ from .audio import read_wav, write_wav
 
 BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS_PY = os.path.join(BENCH, "corpus.py")
+PIPER_SAY_PY = os.path.join(BENCH, "piper_say.py")  # says the piper voice's files: part of the recipe
 BABBLE_S = 180  # seconds of babble bed; each file's babble is cut from it at its own offset
 BABBLE_TALKERS = 5
 
@@ -80,7 +81,7 @@ def make_corpus(out: str, ears: str, phrases: list[str], voices: list[str], nega
     here = os.path.dirname(os.path.abspath(__file__))
     # The held-out texts' digest: another Debian fortunes package, another corpus.
     texts = corpus_module().held_out_texts_digest()
-    key = hashlib.sha1((json.dumps([args, extra, texts]) + source_hash(CORPUS_PY, os.path.join(here, "corpus.py"))).encode()).hexdigest()[:12]
+    key = hashlib.sha1((json.dumps([args, extra, texts]) + source_hash(CORPUS_PY, PIPER_SAY_PY, os.path.join(here, "corpus.py"))).encode()).hexdigest()[:12]
     # The corpus's digest is its key: the same key gives the same files.
     path = os.path.join(out, f"wake-corpus-{key}")
     manifest_path = os.path.join(path, "manifest.json")
