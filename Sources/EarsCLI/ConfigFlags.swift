@@ -41,6 +41,7 @@ package enum ConfigFlags {
         FlagSpec("--both-routes", "on|off", "also hear a trained phrase by the acoustic route; wake when its head agrees (default on)", group: .trained),
         FlagSpec("--both-routes-verifier", "on|off", "with both routes, put a trained phrase's acoustic detection to the verifier too (default on)", group: .trained),
         FlagSpec("--head-agreement", "X", "with both routes, the head score an acoustic detection needs nearby (default 0.5)", group: .trained),
+        FlagSpec("--head-alone-score", "X|off", "with both routes, the score a head's detection needs to wake without the acoustic route's (default off)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--quiet-room-raw", "on|off", "trained models that hear denoised audio hear a quiet room as captured (default on)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),
@@ -64,6 +65,7 @@ package enum ConfigFlags {
         "--verifier-threshold": "wake.verifier_threshold",
         "--trained-threshold": "wake.trained_threshold",
         "--head-agreement": "wake.head_agreement",
+        "--head-alone-score": "wake.head_alone_score",
     ]
 
     /// The overrides `parsed` gives, in the order given (a repeated flag
@@ -98,6 +100,7 @@ package enum ConfigFlags {
             case "--both-routes": overrides.bothRoutes = try FlagValue.onOff(name, text)
             case "--both-routes-verifier": overrides.bothRoutesVerifier = try FlagValue.onOff(name, text)
             case "--head-agreement": overrides.headAgreement = try number(name, text)
+            case "--head-alone-score": overrides.headAloneScore = text == "off" ? .some(nil) : .some(try number(name, text))
             case "--acoustic-on-lean": overrides.acousticOnLean = try FlagValue.onOff(name, text)
             case "--quiet-room-raw": overrides.quietRoomRaw = try FlagValue.onOff(name, text)
             case "--trained-denoise":

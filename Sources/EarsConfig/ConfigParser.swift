@@ -193,6 +193,21 @@ package enum ConfigParser {
         return key
     }
 
+    /// `[wake] head_alone_score`: off, or a score from 0.5 to 1 (its range
+    /// is the `--head-alone-score` flag's too).
+    private static func headAloneScoreKey() -> Key {
+        let range = 0.5...1.0
+        var key = Key(section: "wake", name: "head_alone_score",
+                      allowed: "off, or a score from 0.5 to 1 a trained head's detection needs to wake without the acoustic route's (default off)") { config, value, _ in
+            if value == "off" { config.headAloneScore = nil; return nil }
+            guard let score = Double(value), range.contains(score) else { return "not off or a number from 0.5 to 1" }
+            config.headAloneScore = score
+            return nil
+        }
+        key.range = range
+        return key
+    }
+
     /// A key taking an absolute path, or empty for "none / the default" (nil).
     private static func absolutePathKey(section: String, name: String, allowed: String,
                                         set: @escaping @Sendable (inout EarsConfig, String?) -> Void) -> Key {
@@ -299,6 +314,7 @@ package enum ConfigParser {
         absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
         numberKey(section: "wake", name: "head_agreement", range: 0.05...0.999, problem: "not a number from 0.05 to 0.999",
                   allowed: "a score from 0.05 to 0.999 a phrase's head must reach near an acoustic detection (default 0.5)") { $0.headAgreement = $1 },
+        headAloneScoreKey(),
         numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.999, problem: "not a number from 0.01 to 0.999",
                   allowed: "a score from 0.01 to 0.999 (default: each model's own)") { $0.trainedThreshold = $1 },
         numberKey(section: "wake", name: "refractory_seconds", range: 0...60, problem: "not a number of seconds from 0 to 60",

@@ -90,6 +90,15 @@ package struct EarsConfig: Sendable, Equatable {
     /// Higher: fewer near-miss wakes by the acoustic route, fewer calls it
     /// rescues (docs/benchmark-head-agreement.md).
     package var headAgreement = WakeJudge.headAgreementScore
+    /// `[wake] head_alone_score`: with `bothRoutes`, the score (0.5…1) a
+    /// trained head's detection needs to wake alone; below it (but over
+    /// the model's threshold) the detection is only the head's agreement,
+    /// and the phrase wakes when the acoustic route detects it too (its
+    /// verifier and this agreement deciding). nil: the head wakes alone at
+    /// its model's threshold. Why: the heads' false wakes on other speech
+    /// sit at 0.97–0.999, where the acoustic route rarely detects the
+    /// phrase (docs/training.md).
+    package var headAloneScore: Double?
     /// `[wake] both_routes_verifier`: with `bothRoutes`, whether the
     /// acoustic route's detection of a phrase with a trained model is also
     /// put to the verifier before the head's agreement decides it. On by

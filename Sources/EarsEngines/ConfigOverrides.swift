@@ -40,6 +40,8 @@ package struct ConfigOverrides: Equatable {
     package var bothRoutesVerifier: Bool?
     /// `--head-agreement X`: `[wake] head_agreement`.
     package var headAgreement: Double?
+    /// `--head-alone-score off|SCORE`: `[wake] head_alone_score` (nil inside: not given).
+    package var headAloneScore: Double??
     /// `--acoustic-on-lean on|off`: `[wake] acoustic_on_lean`.
     package var acousticOnLean: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
@@ -80,6 +82,7 @@ package struct ConfigOverrides: Equatable {
         if let trainedContest { config.trainedContest = trainedContest }
         if let bothRoutes { config.bothRoutes = bothRoutes }
         if let headAgreement { config.headAgreement = headAgreement }
+        if let headAloneScore { config.headAloneScore = headAloneScore }
         if let bothRoutesVerifier { config.bothRoutesVerifier = bothRoutesVerifier }
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }

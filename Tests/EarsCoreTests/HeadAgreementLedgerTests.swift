@@ -156,6 +156,32 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         #expect(verifying.refused == 1)
     }
 
+    @Test("under head_alone_score a head's detection does not wake alone, and the acoustic detection after it wakes on its agreement")
+    func anUnsureHeadWaitsForTheAcousticRoute() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let ear = try ear(heads)
+        let judging = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: nil,
+                                threshold: 0.5, bothRoutes: true, headAloneScore: 0.999)
+        let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.99)
+        #expect(judging.consider(head, ear: ear) == nil)
+        #expect(judging.refused == 1)
+        heads.pending = [(phrase: "hey cordelia", audioSeconds: 2.4)]
+        let wake = judging.consider(final("hey cordelia", utterance: 1, at: 2.7), ear: ear)
+        #expect(wake?.route == .acoustic, "the refused head detection gave its refractory time back")
+    }
+
+    @Test("at head_alone_score or over it the head wakes alone; with both routes off every head detection does")
+    func aSureHeadWakesAlone() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        let phrases = [WakePhrase(text: "hey cordelia")]
+        let sure = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.9995)
+        let unsure = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.99)
+        let both = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: nil, threshold: 0.5, bothRoutes: true, headAloneScore: 0.999)
+        #expect(both.consider(sure, ear: try ear(heads))?.route == .trained)
+        let headOnly = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: nil, threshold: 0.5, bothRoutes: false, headAloneScore: 0.999)
+        #expect(headOnly.consider(unsure, ear: try ear(heads))?.route == .trained)
+    }
+
     @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")
     func noHeadNoWait() throws {
         let heads = ScriptedHeads(phrases: ["hey cordelia"])

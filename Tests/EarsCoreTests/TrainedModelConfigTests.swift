@@ -16,6 +16,7 @@ import Testing
         trained_denoise = on
         quiet_room_raw = off
         head_agreement = 0.9
+        head_alone_score = 0.999
         both_routes_verifier = off
         """, file: "ears.conf")
         #expect(!config.trainedModels)
@@ -24,7 +25,9 @@ import Testing
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
         #expect(config.headAgreement == 0.9)
+        #expect(config.headAloneScore == 0.999)
         #expect(!config.bothRoutesVerifier)
+        #expect(try ConfigParser.parse("[wake]\nhead_alone_score = off\n", file: "f").headAloneScore == nil)
     }
 
     @Test("by default trained models are used, from the state directory, at each model's own threshold")

@@ -57,6 +57,7 @@ package final class WakeJudge {
     private let fusion: FusionCalibration?
     private let bothRoutes: Bool
     private let verifyHeaded: Bool
+    private let headAloneScore: Double?
     private var ledger = HeadAgreementLedger(beforeSeconds: WakeJudge.headAgreementBeforeSeconds,
                                              afterSeconds: WakeJudge.headAgreementAfterSeconds)
 
@@ -75,13 +76,18 @@ package final class WakeJudge {
     /// (`[wake] both_routes_verifier`): whether such a candidate is put to
     /// the verifier before the head's agreement; false: the agreement alone
     /// decides it (the verifier still judges the phrases without a head).
+    /// `headAloneScore` (`[wake] head_alone_score`), with `bothRoutes`: a
+    /// head's detection under this score does not wake by itself — it is
+    /// only the head's agreement, and the phrase wakes if the acoustic
+    /// route detects it too; nil: every head detection wakes.
     package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
                 fusion: FusionCalibration? = nil, bothRoutes: Bool = false, verifyHeaded: Bool = true,
-                onCandidate: ((Candidate) -> Void)? = nil) {
+                headAloneScore: Double? = nil, onCandidate: ((Candidate) -> Void)? = nil) {
         self.contestTrained = contestTrained
         self.bothRoutes = bothRoutes
         self.verifyHeaded = verifyHeaded
+        self.headAloneScore = headAloneScore
         self.fusion = fusion
         self.detector = detector
         self.verifier = verifier
@@ -104,6 +110,15 @@ package final class WakeJudge {
             ledger.note([(phrase: piece.text, audioSeconds: piece.endSeconds)])
         }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
+        if let trainedScore = piece.trainedScore, let headAloneScore, trainedScore < headAloneScore,
+           heads(deciding: wake.phrase, on: ear) != nil {
+            // Not sure enough to wake alone: the detection is the head's
+            // agreement (its lean was noted by the watch), which an acoustic
+            // detection of the phrase nearby needs and now has.
+            detector = before
+            refused += 1
+            return nil
+        }
         if let trainedScore = piece.trainedScore {
             // The phrase's own trained model found it: its score decides
             // (fused with the verifier's measurements when fitted), unless
