@@ -95,9 +95,11 @@ package struct EarsConfig: Sendable, Equatable {
     /// the model's threshold) the detection is only the head's agreement,
     /// and the phrase wakes when the acoustic route detects it too (its
     /// verifier and this agreement deciding). nil: the head wakes alone at
-    /// its model's threshold. Why: the heads' false wakes on other speech
-    /// sit at 0.97–0.999, where the acoustic route rarely detects the
-    /// phrase (docs/training.md).
+    /// its model's threshold (the default). Why: the heads' false wakes on
+    /// other speech sit at 0.97–0.999, where the acoustic route rarely
+    /// detects the phrase; measured (docs/benchmark-head-alone.md), 0.995 and
+    /// 0.999 took false wakes per hour of read speech from 4.99 to 1.81 and
+    /// 0.45, but rooms' and far calls from 47.9 to 35.8 and 26.1%: off by default.
     package var headAloneScore: Double?
     /// `[wake] both_routes_verifier`: with `bothRoutes`, whether the
     /// acoustic route's detection of a phrase with a trained model is also

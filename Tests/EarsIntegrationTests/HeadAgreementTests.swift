@@ -14,9 +14,9 @@ import Testing
     static let constantScore: Float = 0.7
 
     /// A models directory with a "hey jarvis" model whose head always says
-    /// `constantScore` and whose own threshold (0.99) it never reaches, made
-    /// for this machine's front end.
-    private func constantModelDirectory(_ dir: String) throws -> String {
+    /// `constantScore` and whose own threshold (0.99 unless given) it never
+    /// reaches, made for this machine's front end.
+    private func constantModelDirectory(_ dir: String, threshold: Float = 0.99) throws -> String {
         let embedder = try OpenWakeWordEmbedder.locate()
         let windowEmbeddings = 16, dimension = embedder.dimension
         let bias = log(Self.constantScore / (1 - Self.constantScore))
@@ -25,7 +25,7 @@ import Testing
                   weights: [Float](repeating: 0, count: windowEmbeddings * dimension), biases: [bias]),
         ])
         let model = WakeModel(phrase: "hey jarvis", language: "en", frontEndVersion: embedder.frontEndVersion + WakeModel.denoisedSuffix,
-                              head: head, threshold: 0.99)
+                              head: head, threshold: threshold)
         let models = dir + "/models"
         try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
         try Data(model.encoded()).write(to: URL(fileURLWithPath: models + "/hey-jarvis.wakemodel"))
@@ -58,5 +58,26 @@ import Testing
         #expect(strict.routes.isEmpty && strict.refused >= 1, "at 0.9 the head's 0.7 does not agree: \(strict)")
         let alone = try scan(["--both-routes", "off"])
         #expect(alone.routes.isEmpty, "the head alone never reaches its 0.99: \(alone)")
+    }
+
+    @Test("under head_alone_score a head's detection wakes only where the acoustic route hears the phrase too; over it, alone")
+    func anUnsureHeadNeedsTheAcousticRoute() throws {
+        let dir = try scratchDirectory("head-alone")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The stand-in's 0.7 is over its own threshold everywhere: alone, it wakes on any speech.
+        let models = try constantModelDirectory(dir, threshold: 0.5)
+        try Speech.wav("hey jarvis", voice: "kal16", at: dir + "/call.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        try Speech.wav("the garden needs water before noon", voice: "kal16", at: dir + "/other.wav", leadSeconds: 1.5, tailSeconds: 1.0)
+        func routes(_ file: String, _ arguments: [String]) throws -> [String] {
+            // The stand-in never falls back under 0.5, so it leans once: the acoustic route hears all speech.
+            let result = try runCommand(earsBinary, ["scan", "--json", "--models-dir", models, "--phrase", "hey jarvis",
+                                                     "--acoustic-on-lean", "off"] + arguments + [dir + "/" + file])
+            #expect(result.status == 0, "\(result.stderr)")
+            return Speech.events(result.stdout, "wake").compactMap { $0["route"] as? String }
+        }
+        #expect(try routes("other.wav", []).contains("trained"), "by default the head wakes alone at its threshold")
+        #expect(try routes("other.wav", ["--head-alone-score", "0.9"]).isEmpty, "no acoustic detection: nothing wakes")
+        #expect(try routes("call.wav", ["--head-alone-score", "0.9"]) == ["acoustic"], "the call is heard by the acoustic route, the head agreeing")
+        #expect(try routes("other.wav", ["--head-alone-score", "0.65"]).contains("trained"), "over the score the head wakes alone")
     }
 }
