@@ -47,7 +47,8 @@ package final class WakeJudge {
 
     /// The detector (text matching over the engine's pieces).
     package private(set) var detector: WakeDetector
-    /// Candidates the verifier refused.
+    /// Candidates refused: by the verifier, for want of a head's agreement, or a
+    /// head's detection under `headAloneScore` (it counts as agreement only).
     package private(set) var refused = 0
     private let verifier: (any WakeVerifier)?
     private let calibration: VerifierCalibration
