@@ -63,7 +63,7 @@ package struct TrainingPlan: Sendable, Equatable {
     /// text tells the two apart. Why: drawn apart, a head may lean on
     /// which voices and rooms said the phrase rather than on its sounds, and
     /// a near-twin of the phrase said by a voice the head placed wakes it.
-    package static let minimalPairShare = 1.0
+    package static let minimalPairShare = 0.5
     /// Share of espeak-ng's positives of a phrase with a word the
     /// dictionary lacks said with that word's stress on another syllable
     /// (`StressShift`): the engines guess a made-up name's stress, people
