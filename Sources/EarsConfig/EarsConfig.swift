@@ -99,7 +99,7 @@ package struct EarsConfig: Sendable, Equatable {
     /// other speech sit at 0.97–0.999, where the acoustic route rarely
     /// detects the phrase; measured (docs/benchmark-head-alone.md), 0.995 and
     /// 0.999 took false wakes per hour of read speech from 4.99 to 1.81 and
-    /// 0.45, but rooms' and far calls from 47.9 to 35.8 and 26.1%: off by default.
+    /// 0.45, but calls in a room from 47.9 to 35.8 and 26.1%: off by default.
     package var headAloneScore: Double?
     /// `[wake] both_routes_verifier`: with `bothRoutes`, whether the
     /// acoustic route's detection of a phrase with a trained model is also

@@ -111,16 +111,15 @@ package final class WakeJudge {
             ledger.note([(phrase: piece.text, audioSeconds: piece.endSeconds)])
         }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
-        if let trainedScore = piece.trainedScore, let headAloneScore, trainedScore < headAloneScore,
-           heads(deciding: wake.phrase, on: ear) != nil {
-            // Not sure enough to wake alone: the detection is the head's
-            // agreement (its lean was noted by the watch), which an acoustic
-            // detection of the phrase nearby needs and now has.
-            detector = before
-            refused += 1
-            return nil
-        }
         if let trainedScore = piece.trainedScore {
+            if let headAloneScore, trainedScore < headAloneScore, heads(deciding: wake.phrase, on: ear) != nil {
+                // Not sure enough to wake alone: the detection is the head's
+                // agreement (its lean was noted by the watch), which an
+                // acoustic detection of the phrase nearby needs and now has.
+                detector = before
+                refused += 1
+                return nil
+            }
             // The phrase's own trained model found it: its score decides
             // (fused with the verifier's measurements when fitted), unless
             // the sound-alike contest says a neighbour was said.
