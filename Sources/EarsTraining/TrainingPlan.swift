@@ -57,13 +57,6 @@ package struct TrainingPlan: Sendable, Equatable {
     /// trained only on the phrase before quiet missed most calls followed by
     /// a command (docs/training.md).
     package static let continuationShare = 0.5
-    /// Share of the sound-alike clips said as a minimal pair with a
-    /// positive of their split: the same voice (speaker, rate, pitch), the
-    /// same roughening and the same words after it, so only the sound-alike's
-    /// text tells the two apart. Why: drawn apart, a head may lean on
-    /// which voices and rooms said the phrase rather than on its sounds, and
-    /// a near-twin of the phrase said by a voice the head placed wakes it.
-    package static let minimalPairShare = 0.5
     /// Share of espeak-ng's positives of a phrase with a word the
     /// dictionary lacks said with that word's stress on another syllable
     /// (`StressShift`): the engines guess a made-up name's stress, people
@@ -146,8 +139,7 @@ package struct TrainingPlan: Sendable, Equatable {
         // Only English: the stress marks are espeak-ng's English mnemonics.
         let shiftedWords = language == "en" ? unknownWords.map { $0.lowercased() }.filter(words.contains) : []
         func add(_ role: TrainingClip.Role, count: Int, pools: VoicePools, continues: Bool = false,
-                 otherLanguages: [SynthVoice] = [], pairs: [TrainingClip.Split: [TrainingClip]]? = nil,
-                 text: (inout SeededGenerator) -> String) {
+                 otherLanguages: [SynthVoice] = [], text: (inout SeededGenerator) -> String) {
             let splits = Self.splits(count: count, using: &generator)
             for split in splits {
                 var clipGenerator = generator.child()
@@ -161,15 +153,6 @@ package struct TrainingPlan: Sendable, Equatable {
                 if continues, !continuations.isEmpty, clipGenerator.unit() < Self.continuationShare {
                     continuation = Self.continuation(of: clipGenerator.pick(continuations), using: &clipGenerator)
                     augmentation.continuationGapSeconds = (clipGenerator.double(in: Self.continuationGapSeconds) * 100).rounded() / 100
-                }
-                // Drawn after every other draw, from the clip's own generator:
-                // the rest of the plan is the same with or without pairs.
-                if let pairs, let partners = pairs[split], !partners.isEmpty,
-                   clipGenerator.unit() < Self.minimalPairShare {
-                    let partner = clipGenerator.pick(partners)
-                    voice = partner.voice ?? voice
-                    augmentation = partner.augmentation
-                    continuation = partner.continuation
                 }
                 // Drawn last, from the clip's own generator, so a phrase without
                 // such words gets the very plan it got before stress shifts.
@@ -185,9 +168,7 @@ package struct TrainingPlan: Sendable, Equatable {
         }
         add(.positive, count: budget.positives, pools: pools, continues: true) { Self.styled(words, using: &$0) }
         if !alikeTexts.isEmpty {
-            let positivesBySplit = Dictionary(grouping: clips.filter(\.role.isPositive), by: \.split)
-            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools, continues: true,
-                pairs: positivesBySplit) { $0.pick(alikeTexts) }
+            add(.negative(.soundAlike), count: budget.soundAlikes, pools: pools, continues: true) { $0.pick(alikeTexts) }
         }
         if several {
             add(.negative(.phraseWordAlone), count: budget.wordsAlone, pools: pools, continues: true) {
