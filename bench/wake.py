@@ -20,7 +20,7 @@ Every recall gets a Wilson interval and every false-wake rate an exact Poisson o
 usage: bench/wake.py EARS [--out DIR] [--jobs N] [--quick] [--doc docs/benchmark.md]
                           [--compare docs/benchmark-quick.json] [--ears-config "LABEL=ARGS"]...
                           [--rescan ears] [--retrain] [--no-cache] [--no-trained [--held-out-engines festival]] [--rescore]
-                          [--trained-sweep 0.5,0.8,0.9]
+                          [--trained-sweep 0.5,0.8,0.9] [--phrases P,P [--corpus-phrases P,P,P]]
 Writes OUT/wake.md, OUT/wake.json, OUT/wake-raw.json and OUT/wake-det.png; with --doc,
 also the document, its .json summary and its -det.png; a full run's --doc
 docs/benchmark.md also writes the README's detection sentence. Needs numpy and
@@ -74,7 +74,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     help="voices that say each hand-written near-miss sentence")
     ap.add_argument("--systems", default="",
                     help='only these families, e.g. "kws,porcupine,openwakeword,microwakeword" (default: all)')
-    ap.add_argument("--phrases", default=",".join(config.PHRASES))
+    ap.add_argument("--phrases", default=",".join(config.PHRASES), help="the phrases every system listens for")
+    ap.add_argument("--corpus-phrases", default="", metavar="PHRASES",
+                    help="the phrases the corpus is made of (default: --phrases); a superset of --phrases scans "
+                         "the same streams as a run of all of them, listening for some: a wake on another "
+                         "phrase's call is a wake on the wrong call; the others' near-miss sentences are not scored")
     ap.add_argument("--voices", default=",".join(config.VOICES))
     ap.add_argument("--conditions", default=",".join(c.name for c in config.CONDITIONS))
     ap.add_argument("--ears-config", action="append", default=[], metavar="LABEL=ARGS",
@@ -110,6 +114,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     a.ears = os.path.abspath(a.ears)
     a.out = os.path.abspath(a.out)
     a.phrases = [p.strip() for p in a.phrases.split(",") if p.strip()]
+    a.corpus_phrases = [p.strip() for p in a.corpus_phrases.split(",") if p.strip()] or a.phrases
+    if not set(a.phrases) <= set(a.corpus_phrases):
+        sys.exit(f"wake: --phrases must be among --corpus-phrases ({', '.join(a.corpus_phrases)})")
     a.voices = [v for v in a.voices.split(",") if v]
     a.conditions = [c for c in a.conditions.split(",") if c]
     a.ears_thresholds = [t for t in a.ears_thresholds.split(",") if t]
@@ -174,10 +181,22 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
     started = time.time()
     done = 0
 
-    def one(task: tuple[runners.Run, streams.Stream]) -> runners.Result:
+    failures: list[Exception] = []
+
+    def one(task: tuple[runners.Run, streams.Stream]) -> runners.Result | None:
         nonlocal done
         run, s = task
-        r = runners.execute(run, s.name, s.wav, s.seconds, a.ears, python, work)
+        # One failed scan fails the run, at once: the scans still queued are skipped
+        # rather than run for the better part of an hour before the error is shown.
+        if failures:
+            return None
+        try:
+            r = runners.execute(run, s.name, s.wav, s.seconds, a.ears, python, work)
+        except Exception as e:
+            with lock:
+                failures.append(e)
+            log(f"wake: {run.system} failed on {s.name}; the scans still queued are skipped:\n  {e}")
+            raise
         kept.put(keys[id(task)], r.to_json())
         with lock:
             done += 1
@@ -196,8 +215,9 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
             log(f"wake: {len(more)} more scans for {', '.join(sorted({r.system for r in late}))}")
         todo += more
         futures += [pool.submit(one, t) for t in more]
-        for f in futures:
-            f.result()
+        concurrent.futures.wait(futures)
+    if failures:
+        raise failures[0]
     total = len(results)
     return results, dict(run=len(todo), reused=total - len(todo), executed=[[r.key, s.name] for r, s in todo]), late
 
@@ -245,7 +265,7 @@ def main(argv: list[str]) -> None:
                     if r.family == "ears"] + waiting
 
         t0 = time.time()
-        corpus = make_corpus(a.store, a.ears, a.phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
+        corpus = make_corpus(a.store, a.ears, a.corpus_phrases, a.voices, a.negative_minutes, a.commands_per_call, a.jobs,
                              a.soundalikes_per_phrase, a.conversation_minutes, a.soundalike_voices)
         phases["corpus" + (" (kept)" if corpus.cached else "")] = time.time() - t0
         t0 = time.time()
@@ -268,7 +288,7 @@ def main(argv: list[str]) -> None:
         cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
                          platform.machine())
         raw = dict(
-            args=dict(phrases=a.phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
+            args=dict(phrases=a.phrases, corpus_phrases=a.corpus_phrases, voices=a.voices, conditions=a.conditions, ears_configs=a.ears_configs,
                       ears_thresholds=a.ears_thresholds, trained_sweep=a.trained_sweep, peers=a.peers, quick=a.quick, compare_to=a.compare,
                       systems=a.systems, held_out_engines=config.engine_list(a.held_out_engines),
                       training=trained.to_json() if trained else None),
