@@ -196,7 +196,7 @@ def run_all(a: argparse.Namespace, plan: list[runners.Run], stream_list: list[st
             with lock:
                 failures.append(e)
             log(f"wake: {run.system} failed on {s.name}; the scans still queued are skipped:\n  {e}")
-            raise
+            return None  # raised once, by run_all, when the pool is done
         kept.put(keys[id(task)], r.to_json())
         with lock:
             done += 1
