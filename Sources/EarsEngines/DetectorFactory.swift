@@ -80,9 +80,8 @@ package enum DetectorFactory {
                 guard alikeWords.count == words.count else { return false }
                 return alikeWords[distinctive] != words[distinctive]
                     && alikeWords.indices.allSatisfy { $0 == distinctive || alikeWords[$0] == words[$0] }
-            case .sentence, .split:
-                // A carrier sentence around a neighbour, or a word said as two:
-                // the distinctive word must be gone.
+            case .sentence:
+                // A carrier sentence around a neighbour: the distinctive word must be gone.
                 return !alikeWords.contains(words[distinctive])
             case .word:
                 return false

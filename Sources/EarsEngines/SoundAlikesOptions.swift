@@ -10,8 +10,5 @@ package struct SoundAlikesOptions: Equatable {
     package var json = false
     /// `--count N`: at most N neighbours (the words alone and sentences come on top).
     package var count = SoundAlikeGenerator.defaultCount
-    /// `--training`: the sound-alikes `ears train` teaches a head to refuse
-    /// instead (`--count` does not apply).
-    package var training = false
     package init() {}
 }

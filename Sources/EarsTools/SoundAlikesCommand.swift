@@ -3,12 +3,10 @@ import EarsPhonetics
 import EarsConfig
 import EarsEngines
 import EarsPocketSphinx
-import EarsSynth
 
-/// `ears soundalikes "PHRASE" [--json] [--count N] [--training]`: prints
-/// texts that sound like a phrase without being it (`SoundAlikeGenerator`),
-/// one a line, to synthesize and scan as negatives; with `--training` the
-/// ones `ears train` teaches a head to refuse (`PhraseTrainer.soundAlikes`).
+/// `ears soundalikes "PHRASE" [--json] [--count N]`: prints texts that sound
+/// like a phrase without being it (`SoundAlikeGenerator`), one a line, to
+/// synthesize and scan as negatives.
 ///
 /// It pronounces with the daemon's own pronouncer (`DetectorFactory.pronouncer(for:)`:
 /// the PocketSphinx dictionary, then letter-to-sound rules), so the phones it
@@ -19,10 +17,7 @@ package enum SoundAlikesCommand {
     package static func run(_ options: SoundAlikesOptions, config: EarsConfig, output: (String) -> Void) -> Int32 {
         let pronouncer = DetectorFactory.pronouncer(for: config)
         let generator = DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
-        let alikes = options.training
-            ? PhraseTrainer.soundAlikes(of: options.phrase, pronouncer: pronouncer, fortunes: FortuneReader.fortunes())
-            : ranked(generator, phrase: options.phrase, count: options.count, config: config)
-        for alike in alikes {
+        for alike in ranked(generator, phrase: options.phrase, count: options.count, config: config) {
             output(options.json ? json(alike) : alike.text)
         }
         return EarsProgram.ExitCode.success

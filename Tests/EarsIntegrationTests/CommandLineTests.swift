@@ -63,19 +63,4 @@ import Testing
         #expect(!neighbours.contains { $0.hasPrefix("schey") || $0.hasPrefix("seay") }, "\(neighbours)")
         #expect(lines.contains("hey cornelia, nice to see you"), "\(lines)")
     }
-
-    @Test func theSoundAlikesTrainingRefusesReachALongNameAndRunWordsTogether() throws {
-        let result = try runCommand(earsBinary, ["soundalikes", "okay nabu", "--training", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let rows = result.stdout.split(separator: "\n").map(String.init)
-        // A word said as two ("okay now boy"), each kept only when the name is gone.
-        let splits = rows.filter { $0.contains("\"kind\":\"split\"") }
-        #expect(!splits.isEmpty, "\(rows)")
-        #expect(rows.allSatisfy { !$0.contains("\"text\":\"okay nabu") }, "\(rows)")
-        // "cordelia" has one neighbour within two phone edits; training reaches three.
-        let long = try runCommand(earsBinary, ["soundalikes", "hey cordelia", "--training"])
-        let texts = long.stdout.split(separator: "\n").map(String.init)
-        #expect(texts.filter { $0.hasPrefix("hey ") && !$0.contains(",") }.count > 10, "\(texts)")
-        #expect(!texts.contains { $0.split(separator: " ").contains("cordelia") }, "\(texts)")
-    }
 }

@@ -4,7 +4,7 @@ import EarsDaemon
 import EarsPhonetics
 import EarsEngines
 
-/// `ears soundalikes PHRASE [--json] [--count N] [--training]` (`SoundAlikesCommand`).
+/// `ears soundalikes PHRASE [--json] [--count N]` (`SoundAlikesCommand`).
 struct SoundAlikesCommandLine: EarsCommand {
     static let words = ["soundalikes"]
     static let operands = "PHRASE"
@@ -17,9 +17,8 @@ struct SoundAlikesCommandLine: EarsCommand {
     static let flags = [
         FlagSpec("--json", "one JSON object a line (text, phones, cost, kind)"),
         FlagSpec("--count", "N", "at most N neighbours, 0 to \(maximumCount) (default \(SoundAlikeGenerator.defaultCount))"),
-        FlagSpec("--training", "the sound-alikes ears train teaches a model to refuse instead (a word said as two, \"hey jar is\", among them)"),
     ] + ConfigFlags.only(["--config", "--engine", "--model"])
-    static let examples = ["ears soundalikes \"hey cordelia\" --count 20", "ears soundalikes \"hey jarvis\" --training"]
+    static let examples = ["ears soundalikes \"hey cordelia\" --count 20"]
 
     /// The phrase and flags read.
     let options: SoundAlikesOptions
@@ -28,7 +27,6 @@ struct SoundAlikesCommandLine: EarsCommand {
         var options = SoundAlikesOptions()
         options.overrides = try ConfigFlags.overrides(from: parsed)
         options.json = parsed.has("--json")
-        options.training = parsed.has("--training")
         if let count = parsed.value("--count") {
             options.count = try FlagValue.whole("--count", count, in: 0...Self.maximumCount)
         }

@@ -11,9 +11,6 @@ package struct SoundAlike: Sendable, Equatable {
         case word
         /// A carrier sentence holding a neighbour ("hey cornelia, nice to see you").
         case sentence
-        /// One word of the phrase said as two other words ("hey jar is" for
-        /// "hey jarvis"; `SoundAlikeSplitter`).
-        case split
     }
 
     /// The text, folded (lowercase words, single spaces; a sentence may hold a comma).

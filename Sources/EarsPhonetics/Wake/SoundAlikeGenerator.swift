@@ -60,28 +60,11 @@ package struct SoundAlikeGenerator: Sendable {
     /// Spells phrases and sentences (the dictionary, then letter-to-sound rules).
     private let speller: PhoneticSpeller
 
-    /// Phones from which a phrase word is long enough for `longWordEdits`.
-    package static let longWordPhones = 6
-    /// Most phone edits for a phrase word of `longWordPhones` or more phones,
-    /// when set (nil: `maximumEdits` for every word). Training sets it
-    /// (`PhraseTrainer.longWordEdits`): a long name has almost no dictionary
-    /// word within two edits ("cordelia": "cornelia" alone), so its head
-    /// heard one near-miss; the acoustic route's contest keeps two edits.
-    package var longWordEdits: Int?
-
-    /// A generator over `dictionary`, weighing edits with `costs`, reaching
-    /// `longWordEdits` edits for long words when given.
-    package init(dictionary: any PronouncingDictionary, costs: SoundCosts = .standard, longWordEdits: Int? = nil) {
+    /// A generator over `dictionary`, weighing edits with `costs`.
+    package init(dictionary: any PronouncingDictionary, costs: SoundCosts = .standard) {
         self.dictionary = dictionary
         self.costs = costs
-        self.longWordEdits = longWordEdits
         speller = PhoneticSpeller(pronouncer: dictionary)
-    }
-
-    /// Most phone edits between a phrase word of `phones` phones and a neighbour.
-    package func edits(forPhones phones: Int) -> Int {
-        guard let longWordEdits, phones >= Self.longWordPhones else { return Self.maximumEdits }
-        return max(Self.maximumEdits, longWordEdits)
     }
 
     /// Sound-alikes of `phrase`: at most `count` neighbours (cheapest first),
@@ -122,10 +105,10 @@ package struct SoundAlikeGenerator: Sendable {
     }
 
     /// Weighted cost of turning `a` into `b`, or nil when that takes more
-    /// than `limit` edits (counted unweighted; `maximumEdits` unless told).
-    /// Package-internal so the tests can check the distance directly, and
-    /// `SoundAlikeSplitter` weighs each half of a split with it.
-    package func editCost(from a: [Sound], to b: [Sound], limit: Int = SoundAlikeGenerator.maximumEdits) -> Double? {
+    /// than `maximumEdits` edits (counted unweighted). Package-internal so the
+    /// tests can check the distance directly.
+    package func editCost(from a: [Sound], to b: [Sound]) -> Double? {
+        let limit = SoundAlikeGenerator.maximumEdits
         guard abs(a.count - b.count) <= limit else { return nil }
         // Two tables side by side: unit edits decide "close enough", weighted
         // costs rank. Rows are over `b`; one row of each is kept.
@@ -191,7 +174,7 @@ package struct SoundAlikeGenerator: Sendable {
         }
         guard let shortest = searchable.map({ search.sounds[$0].count }).min(),
               let longest = searchable.map({ search.sounds[$0].count }).max() else { return search }
-        let limit = edits(forPhones: longest)
+        let limit = SoundAlikeGenerator.maximumEdits
         let ownWords = Set(search.words)
         let readings = search.words.indices.map { position in
             searchable.contains(position) ? self.readings(of: search.words[position], sounds: search.sounds[position]) : []
@@ -201,9 +184,7 @@ package struct SoundAlikeGenerator: Sendable {
             for position in searchable where entry.word != search.words[position] {
                 if readings[position].contains(entry.phones) {
                     search.homophones.append(Swap(position: position, word: entry.word, cost: 0))
-                } else if let cost = readings[position].compactMap({
-                    editCost(from: $0, to: entry.phones, limit: edits(forPhones: search.sounds[position].count))
-                }).min() {
+                } else if let cost = readings[position].compactMap({ editCost(from: $0, to: entry.phones) }).min() {
                     search.neighbours[position].append(Swap(position: position, word: entry.word,
                                                             cost: SoundAlikeGenerator.rounded(cost)))
                 }
@@ -225,7 +206,7 @@ package struct SoundAlikeGenerator: Sendable {
     /// rules' reading alone, "okay abou" (AH B UW) and "hey mikrut" were far
     /// enough from the phrase to be its negatives and its contest's
     /// competitors. A neighbour is as close as its closest reading.
-    package func readings(of word: String, sounds: [Sound]) -> [[Sound]] {
+    private func readings(of word: String, sounds: [Sound]) -> [[Sound]] {
         guard !dictionary.dictionaryKnows(word), let schwa = Sound.phone("AH") else { return [sounds] }
         let vowels = sounds.indices.filter { sounds[$0].isVowel }
         guard vowels.count > 1 else { return [sounds] }
@@ -277,14 +258,14 @@ package struct SoundAlikeGenerator: Sendable {
     }
 
     /// Spelled only with a–z, no apostrophe, and long enough (or one of the phrase's words).
-    package static func looksCommon(_ entry: DictionaryEntry, ownWords: Set<String>) -> Bool {
+    private static func looksCommon(_ entry: DictionaryEntry, ownWords: Set<String>) -> Bool {
         guard !entry.hadApostrophe,
               entry.word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return false }
         return entry.word.utf8.count >= minimumWordLength || ownWords.contains(entry.word)
     }
 
     /// Costs to 0.001, so sums of the same edits in another order tie exactly.
-    package static func rounded(_ cost: Double) -> Double {
+    private static func rounded(_ cost: Double) -> Double {
         (cost * 1000).rounded() / 1000
     }
 }

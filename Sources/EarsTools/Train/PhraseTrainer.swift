@@ -65,15 +65,6 @@ final class PhraseTrainer {
     /// Sound-alike texts asked of the generator (its neighbours and sentences).
     /// (Only the distinct ones are negatives: `DetectorFactory.distinct`.)
     static let soundAlikeCount = 120
-    /// Splits asked of `SoundAlikeSplitter` beside them: one word of the
-    /// phrase said as two ("hey jar is"), the near-misses the neighbours
-    /// never make.
-    static let splitCount = 20
-    /// Phone edits a neighbour of a long phrase word may take
-    /// (`SoundAlikeGenerator.longWordEdits`: words of 6 phones or more;
-    /// shorter words keep 2): "hey travis" for "hey jarvis", and more than
-    /// "hey cornelia" for "hey cordelia".
-    static let longWordEdits: Int? = 3
     /// The heads of a phrase in `denoisedLanguages` hear every clip through
     /// speexdsp's noise suppressor at this level (dB), each clip with a fresh
     /// noise estimate, and the model says so (`WakeModel.denoisedSuffix`), so
@@ -274,9 +265,9 @@ final class PhraseTrainer {
             throw .failed("no installed voice speaks \(settings.language)"
                 + (settings.voices.isEmpty ? "; run make setup (flite, festival, espeak-ng)" : " among --voices \(settings.voices.joined(separator: ","))"))
         }
-        let fortunes = FortuneReader.fortunes()
         let soundAlikes = settings.language == "en"
-            ? Self.soundAlikes(of: settings.phrase, pronouncer: pronouncer, fortunes: fortunes) : []
+            ? DetectorFactory.distinct(DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
+                .soundAlikes(of: settings.phrase, count: Self.soundAlikeCount), of: settings.phrase) : []
         var budget = Self.budget(minutes: settings.minutes)
         // A few distinct sound-alikes said by every voice would outweigh the
         // phrase itself: at most `clipsPerSoundAlike` clips each.
@@ -294,29 +285,11 @@ final class PhraseTrainer {
             let otherLanguages = settings.voices.isEmpty ? catalog.otherLanguageVoices : []
             return try TrainingPlan(phrase: settings.phrase, language: settings.language, voices: voices,
                                     otherLanguageVoices: otherLanguages, soundAlikes: soundAlikes,
-                                    fortunes: fortunes, nativeSpeech: nativeSpeech, budget: budget,
+                                    fortunes: FortuneReader.fortunes(), nativeSpeech: nativeSpeech, budget: budget,
                                     seed: settings.seed, unknownWords: unknownWords)
         } catch {
             throw .failed(error.sentence)
         }
-    }
-
-    /// The English sound-alikes a head learns to refuse: the generator's
-    /// neighbours (a long word's up to `longWordEdits` edits away) and
-    /// sentences, then `splitCount` splits (a phrase word said
-    /// as two words of the fortunes' vocabulary, `SoundAlikeSplitter`), each
-    /// kept only when it changes the distinctive word and costs at least
-    /// `DetectorFactory.minimumCompetitorCost` (`DetectorFactory.distinct`).
-    static func soundAlikes(of phrase: String, pronouncer: any Pronouncer, fortunes: [String]) -> [SoundAlike] {
-        var generator = DetectorFactory.soundAlikeGenerator(pronouncer: pronouncer)
-        generator.longWordEdits = longWordEdits
-        var alikes = generator.soundAlikes(of: phrase, count: soundAlikeCount)
-        if splitCount > 0 {
-            let vocabulary = Set(fortunes.flatMap { TextNormalizer.words($0) })
-            alikes += SoundAlikeSplitter(generator: generator).splits(
-                of: phrase, count: splitCount, minimumCost: DetectorFactory.minimumCompetitorCost, vocabulary: vocabulary)
-        }
-        return DetectorFactory.distinct(alikes, of: phrase)
     }
 
     /// Sentences in the phrase's language for its other speech: none for
