@@ -52,6 +52,18 @@ package struct HeadTrainer: Sendable {
         package var weightDecay: Float = 1e-4
         /// Probability of dropping a hidden activation while training (0: none).
         package var dropout: Float = 0
+        /// Probability that a training window has a run of its embeddings
+        /// masked (set to the training mean) for one step, as SpecAugment
+        /// masks time: the head may not hang on any one 80 ms of the phrase,
+        /// which babble or a voice it never heard may change (0: none).
+        package var embeddingMaskChance: Float = 0
+        /// Longest run of embeddings one mask covers (1…this, uniformly).
+        package var embeddingMaskMaxRun = 2
+        /// Probability that a training window has a band of its channels
+        /// masked in every embedding for one step (0: none).
+        package var channelMaskChance: Float = 0
+        /// Widest band of channels one mask covers (1…this, uniformly).
+        package var channelMaskMaxBand = 12
         /// Weight of a positive relative to a negative; nil balances the classes
         /// (total positive weight equals total negative weight).
         package var positiveWeight: Float? = nil
@@ -327,6 +339,31 @@ struct BatchState {
         biasVariances = biasGradients
     }
 
+    /// Masks, in a batch of normalised windows (`rows` × `windowEmbeddings`
+    /// × `dimension`, oldest embedding first), a run of embeddings with
+    /// `embeddingMaskChance` and a band of channels with `channelMaskChance`
+    /// per window, setting them to 0 (the training mean after normalisation).
+    static func mask(_ input: inout [Float], rows: Int, windowEmbeddings: Int, dimension: Int,
+                     settings s: HeadTrainer.Settings, generator: inout SeededGenerator) {
+        let width = windowEmbeddings * dimension
+        for r in 0..<rows {
+            let base = r * width
+            if s.embeddingMaskChance > 0, generator.unitFloat() < s.embeddingMaskChance {
+                let run = 1 + generator.index(below: max(1, min(s.embeddingMaskMaxRun, windowEmbeddings)))
+                let start = generator.index(below: windowEmbeddings - run + 1)
+                for i in (base + start * dimension)..<(base + (start + run) * dimension) { input[i] = 0 }
+            }
+            if s.channelMaskChance > 0, generator.unitFloat() < s.channelMaskChance {
+                let band = 1 + generator.index(below: max(1, min(s.channelMaskMaxBand, dimension)))
+                let start = generator.index(below: dimension - band + 1)
+                for e in 0..<windowEmbeddings {
+                    let first = base + e * dimension + start
+                    for i in first..<(first + band) { input[i] = 0 }
+                }
+            }
+        }
+    }
+
     /// One Adam step on `batch`; returns the batch's mean weighted loss.
     mutating func step(head: inout WakeHead, examples: [WakeExample], batch: ArraySlice<Int>,
                        weight: (WakeExample) -> Float, settings s: HeadTrainer.Settings, step: Int,
@@ -347,6 +384,11 @@ struct BatchState {
                     }
                 }
             }
+        }
+
+        if s.embeddingMaskChance > 0 || s.channelMaskChance > 0 {
+            Self.mask(&input, rows: rows, windowEmbeddings: head.windowEmbeddings, dimension: head.dimension,
+                      settings: s, generator: &generator)
         }
 
         // Forward, with inverted dropout on hidden activations.

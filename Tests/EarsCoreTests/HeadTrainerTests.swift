@@ -181,4 +181,50 @@ import Testing
         #expect(ap == 0.5)
         #expect(HeadTrainer.averagePrecision(scores: [0.5], labels: [1], weights: [1]) == nil)
     }
+
+    @Test func aMaskCoversARunOfEmbeddingsOrABandOfChannelsAndNothingElse() {
+        var s = Self.toySettings()
+        s.embeddingMaskChance = 1
+        s.embeddingMaskMaxRun = 2
+        var generator = SeededGenerator(seed: 9)
+        // 50 windows of 4 embeddings × 3 channels, every value 1.
+        var input = [Float](repeating: 1, count: 50 * 12)
+        BatchState.mask(&input, rows: 50, windowEmbeddings: 4, dimension: 3, settings: s, generator: &generator)
+        var runs = Set<Int>()
+        for r in 0..<50 {
+            let zeroed = (0..<4).filter { e in (0..<3).allSatisfy { input[r * 12 + e * 3 + $0] == 0 } }
+            let touched = (0..<4).filter { e in (0..<3).contains { input[r * 12 + e * 3 + $0] == 0 } }
+            #expect(zeroed == touched, "whole embeddings are masked")
+            #expect(zeroed.count == 1 || zeroed.count == 2)
+            #expect(zeroed.last! - zeroed.first! == zeroed.count - 1, "one run")
+            runs.insert(zeroed.count)
+        }
+        #expect(runs == [1, 2])
+
+        s.embeddingMaskChance = 0
+        s.channelMaskChance = 1
+        s.channelMaskMaxBand = 2
+        input = [Float](repeating: 1, count: 50 * 12)
+        BatchState.mask(&input, rows: 50, windowEmbeddings: 4, dimension: 3, settings: s, generator: &generator)
+        for r in 0..<50 {
+            let channels = (0..<3).filter { c in input[r * 12 + c] == 0 }
+            #expect(channels.count == 1 || channels.count == 2)
+            for e in 1..<4 {
+                #expect((0..<3).filter { c in input[r * 12 + e * 3 + c] == 0 } == channels, "the same band in every embedding")
+            }
+        }
+    }
+
+    @Test func noMaskChanceLeavesTrainingAsItWas() {
+        let train = Self.toySet(count: 64, seed: 3)
+        var masked = Self.toySettings()
+        masked.epochs = 3
+        let plain = HeadTrainer(settings: masked).train(examples: train).head
+        masked.embeddingMaskChance = 0.5
+        let changed = HeadTrainer(settings: masked).train(examples: train).head
+        masked.embeddingMaskChance = 0
+        let again = HeadTrainer(settings: masked).train(examples: train).head
+        #expect(plain.layers[0].weights == again.layers[0].weights)
+        #expect(plain.layers[0].weights != changed.layers[0].weights)
+    }
 }

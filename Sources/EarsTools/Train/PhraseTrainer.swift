@@ -54,6 +54,11 @@ final class PhraseTrainer {
     /// on "hey cordelia", they lifted held-out recall at 0.5 from 85% to 94%.
     static let dropout: Float = 0.2
     static let weightDecay: Float = 1e-3
+    /// Masks on the training windows (`HeadTrainer.Settings`): with this
+    /// chance a run of 1–2 embeddings, and with the same chance a band of
+    /// 1–12 of the 96 channels, is set to the training mean for one step.
+    static let embeddingMaskChance: Float = 0
+    static let channelMaskChance: Float = 0
 
     /// The plan's budget for `minutes` of wall time.
     static func budget(minutes: Double) -> TrainingBudget {
@@ -149,11 +154,27 @@ final class PhraseTrainer {
         note("plan: \(clips.count) clips (\(clips.filter { $0.role == .positive }.count) of the phrase), "
             + "voices held out: \(plan.speakers[.heldOut]?.joined(separator: ", ") ?? "none")")
 
-        let (streams, continuedEnds) = try synthesizeJoined(clips)
-        note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
-        let features = try listen(clips: streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
-        note("heard them through the front end by \(Self.seconds(since: started)) s")
-        let heldOutCalls = acousticHears == nil ? [] : Self.heldOutCalls(streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
+        // A developer's cache of this run's embeddings (`FeatureCache`), when named.
+        let cache = ProcessInfo.processInfo.environment[FeatureCache.environmentVariable].map {
+            FeatureCache(directory: $0, phrase: settings.phrase, seed: settings.seed, minutes: settings.minutes)
+        }
+        let features: [ClipFeatures]
+        var heldOutCalls: [HeldOutCall] = []
+        if let cached = cache?.load() {
+            features = cached
+            note("heard \(cached.count) clips from the feature cache \(cache!.metadataPath) (no acoustic comparison)")
+        } else {
+            let (streams, continuedEnds) = try synthesizeJoined(clips)
+            note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
+            features = try listen(clips: streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
+            note("heard them through the front end by \(Self.seconds(since: started)) s")
+            if acousticHears != nil {
+                heldOutCalls = Self.heldOutCalls(streams.clips, audio: streams.audio, continuedEnds: continuedEnds)
+            }
+            if let cache {
+                do { try cache.save(features) } catch { note("the feature cache could not be written: \(error)") }
+            }
+        }
         let audioSeconds = features.reduce(0) { $0 + $1.seconds }
 
         let labelling = TrainingWindows()
@@ -169,6 +190,8 @@ final class PhraseTrainer {
         trainer.settings.selection = .averagePrecision
         trainer.settings.dropout = Self.dropout
         trainer.settings.weightDecay = Self.weightDecay
+        trainer.settings.embeddingMaskChance = Self.embeddingMaskChance
+        trainer.settings.channelMaskChance = Self.channelMaskChance
         let rounds = 1 + Self.ensembleSize
         let first = try train(trainer, examples: examples, validation: validation, round: 1, of: rounds)
 
