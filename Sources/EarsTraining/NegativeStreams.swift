@@ -24,7 +24,8 @@ package enum NegativeStreams {
     /// `clipsPerStream` other-speech clips of one split (and mined-only or
     /// not) joined into one clip:
     /// the first keeps its lead; between two, a pause drawn from
-    /// `pauseSeconds` is kept of the first's trail and then of the second's lead. Other clips pass unchanged.
+    /// `pauseSeconds` is kept of the first's trail and then of the second's
+    /// lead. Other clips pass unchanged.
     /// Seeded by `seed`; the joined clip keeps the first clip's index.
     package static func join(_ clips: [TrainingClip], audio: [[Int16]], sampleRate: Int = 16_000,
                             seed: UInt64) -> (clips: [TrainingClip], audio: [[Int16]]) {

@@ -1,3 +1,4 @@
+import EarsNeural
 import EarsTraining
 import Foundation
 
@@ -25,8 +26,9 @@ struct FeatureCache {
 
     /// The cache for one run in `directory`, named by phrase, seed and budget.
     init(directory: String, phrase: String, seed: UInt64, minutes: Double) {
-        let slug = String(phrase.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" })
-        metadataPath = (directory as NSString).appendingPathComponent("\(slug)-seed\(seed)-\(minutes)min.features.json")
+        // Named as the phrase's model is (`hey-cordelia`), so two spellings that fold alike share a cache.
+        let stem = PhraseModelDirectory.fileName(forPhrase: phrase).dropLast(PhraseModelDirectory.fileExtension.count)
+        metadataPath = (directory as NSString).appendingPathComponent("\(stem)-seed\(seed)-\(minutes)min.features.json")
     }
 
     /// One clip's description (its embeddings are in the `.f32` file).
@@ -47,8 +49,8 @@ struct FeatureCache {
         guard let metadata = FileManager.default.contents(atPath: metadataPath),
               let entries = try? JSONDecoder().decode([Entry].self, from: metadata),
               let blob = FileManager.default.contents(atPath: embeddingsPath) else { return nil }
-        let expected = entries.reduce(0) { $0 + $1.steps * $1.dimension } * MemoryLayout<Float>.size
-        guard blob.count == expected else { return nil }
+        guard blob.count == entries.reduce(0, { $0 + $1.steps * $1.dimension }) * MemoryLayout<Float>.size else { return nil }
+        let floats = blob.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let roles = Dictionary(uniqueKeysWithValues: ([TrainingClip.Role.positive]
             + TrainingClip.NegativeKind.allCases.map { .negative($0) }).map { ($0.name, $0) })
         var clips: [ClipFeatures] = []
@@ -62,9 +64,8 @@ struct FeatureCache {
             var embeddings: [[Float]] = []
             embeddings.reserveCapacity(entry.steps)
             for _ in 0..<entry.steps {
-                let bytes = entry.dimension * MemoryLayout<Float>.size
-                embeddings.append(blob.subdata(in: offset..<(offset + bytes)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) })
-                offset += bytes
+                embeddings.append(Array(floats[offset..<(offset + entry.dimension)]))
+                offset += entry.dimension
             }
             clips.append(ClipFeatures(role: role, split: split, augmentation: augmentation, embeddings: embeddings,
                                       speechEndSample: entry.speechEndSample, seconds: entry.seconds, minedOnly: entry.minedOnly))

@@ -160,9 +160,9 @@ final class PhraseTrainer {
         }
         let features: [ClipFeatures]
         var heldOutCalls: [HeldOutCall] = []
-        if let cached = cache?.load() {
+        if let cache, let cached = cache.load() {
             features = cached
-            note("heard \(cached.count) clips from the feature cache \(cache!.metadataPath) (no acoustic comparison)")
+            note("heard \(cached.count) clips from the feature cache \(cache.metadataPath) (no acoustic comparison)")
         } else {
             let (streams, continuedEnds) = try synthesizeJoined(clips)
             note("synthesized \(clips.count) clips in \(Self.seconds(since: started)) s")
