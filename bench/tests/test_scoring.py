@@ -173,3 +173,18 @@ class UntrainedEngines(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TargetCells(unittest.TestCase):
+    CPU = next(t for t in config.TARGETS if t.key == "cpu")
+    CLEAN = next(t for t in config.TARGETS if t.key == "recall_clean")
+
+    def test_a_miss_under_the_rounding_shows_one_more_digit(self) -> None:
+        from wakebench import report
+        self.assertEqual(report.target_cell(0.0303, self.CPU), ("0.0303", "missed by 0.0003"))
+
+    def test_a_met_target_and_a_wide_miss_keep_the_columns_precision(self) -> None:
+        from wakebench import report
+        self.assertEqual(report.target_cell(0.0300, self.CPU), ("0.030", "met"))
+        self.assertEqual(report.target_cell(0.152, self.CPU), ("0.152", "missed by 0.122"))
+        self.assertEqual(report.target_cell(0.767, self.CLEAN), ("76.7%", "missed by 20.3 points"))

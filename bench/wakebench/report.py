@@ -169,21 +169,30 @@ def fmt(v: float | None, unit: str) -> str:
     return {"pct": f"{v * 100:.1f}%", "rate": f"{v:.2f}/h", "s": f"{v:.2f} s" if v < 60 else f"{v:.0f} s", "ratio": f"{v:.3f}", "mb": f"{v:.0f} MB"}[unit]
 
 
+def target_cell(v: float | None, t: config.Target) -> tuple[str, str]:
+    """A target's value and verdict as the page prints them ("76.7%", "missed by 3.3
+    points"). A miss smaller than the column's rounding gets one more digit, so it
+    never reads "0.030: missed by 0.000"."""
+    if v is None:
+        return "not measured", "not measured"
+    met = v >= t.goal if t.op == ">=" else v <= t.goal
+    gap = abs(v - t.goal)
+    if met:
+        return fmt(v, t.unit), "met"
+    if t.unit == "pct":
+        return fmt(v, t.unit), f"missed by {gap * 100:.1f} points"
+    if t.unit == "ratio" and f"{gap:.3f}" == "0.000":
+        return f"{v:.4f}", f"missed by {gap:.4f}"
+    return fmt(v, t.unit), "missed by " + fmt(gap, t.unit).replace("/h", " per hour")
+
+
 def targets(m: Metrics) -> list[dict[str, Any]]:
     rows = []
     values = target_values(m)
     for t in config.TARGETS:
-        v = values[t.key]
-        if v is None:
-            verdict = "not measured"
-        else:
-            met = v >= t.goal if t.op == ">=" else v <= t.goal
-            gap = abs(v - t.goal)
-            verdict = "met" if met else "missed by " + fmt(gap, t.unit).replace("/h", " per hour")
-            if not met and t.unit == "pct":
-                verdict = f"missed by {gap * 100:.1f} points"
+        value, verdict = target_cell(values[t.key], t)
         rows.append(dict(key=t.key, target=t.label, goal=f"{'≥' if t.op == '>=' else '≤'} {fmt(t.goal, t.unit)}",
-                         value=fmt(v, t.unit), verdict=verdict))
+                         value=value, verdict=verdict))
     return rows
 
 
