@@ -188,3 +188,12 @@ class TargetCells(unittest.TestCase):
         self.assertEqual(report.target_cell(0.0300, self.CPU), ("0.030", "met"))
         self.assertEqual(report.target_cell(0.152, self.CPU), ("0.152", "missed by 0.122"))
         self.assertEqual(report.target_cell(0.767, self.CLEAN), ("76.7%", "missed by 20.3 points"))
+
+
+class NegativeColumns(unittest.TestCase):
+    def test_the_kinds_of_negative_keep_one_order_whatever_order_the_scans_finished_in(self) -> None:
+        from types import SimpleNamespace
+        from wakebench import report
+        talk_first = [SimpleNamespace(negative_hours={"talk": 0.4, "pink10": 1.1}),
+                      SimpleNamespace(negative_hours={"clean": 1.1, "other": 0.1})]
+        self.assertEqual(report.negative_conditions(talk_first), ["clean", "pink10", "talk", "other"])

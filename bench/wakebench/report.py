@@ -61,9 +61,18 @@ def summary_table(metrics: list[Metrics], conditions: list[str]) -> str:
     return "\n".join(lines)
 
 
+def negative_conditions(metrics: list[Metrics]) -> list[str]:
+    """The kinds of negative the systems were scanned on, in config.NEGATIVE_LABEL's
+    order (then any other, by name): the order scans finished in, which a run with
+    kept results changes, must not move the page's columns."""
+    seen = {c for m in metrics for c in m.negative_hours}
+    known = [c for c in config.NEGATIVE_LABEL if c in seen]
+    return known + sorted(seen - set(known))
+
+
 def negatives_table(metrics: list[Metrics]) -> str:
     """False wakes per hour on each kind of negative, every phrase each system has."""
-    conds = list(dict.fromkeys(c for m in metrics for c in m.negative_hours))
+    conds = negative_conditions(metrics)
     head = ["system"] + [f"{config.NEGATIVE_LABEL.get(c, c)} ({next(m.negative_hours[c] for m in metrics if c in m.negative_hours) * 60:.0f} min)"
                          for c in conds] + ["all negatives"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
