@@ -171,10 +171,6 @@ class UntrainedEngines(unittest.TestCase):
         self.assertEqual(config.voice_split("piper-joe"), "held-out")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TargetCells(unittest.TestCase):
     CPU = next(t for t in config.TARGETS if t.key == "cpu")
     CLEAN = next(t for t in config.TARGETS if t.key == "recall_clean")
@@ -197,3 +193,7 @@ class NegativeColumns(unittest.TestCase):
         talk_first = [SimpleNamespace(negative_hours={"talk": 0.4, "pink10": 1.1}),
                       SimpleNamespace(negative_hours={"clean": 1.1, "other": 0.1})]
         self.assertEqual(report.negative_conditions(talk_first), ["clean", "pink10", "talk", "other"])
+
+
+if __name__ == "__main__":
+    unittest.main()
