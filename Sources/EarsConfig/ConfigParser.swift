@@ -208,6 +208,21 @@ package enum ConfigParser {
         return key
     }
 
+    /// `[wake] sure_verifier_score`: off, or a score from 0.55 to 1 (its
+    /// range is the `--sure-verifier-score` flag's too).
+    private static func sureVerifierScoreKey() -> Key {
+        let range = 0.55...1.0
+        var key = Key(section: "wake", name: "sure_verifier_score",
+                      allowed: "off, or a verifier score from 0.55 to 1 at which an acoustic detection of a trained phrase needs only a faint lean of its head (default 0.8)") { config, value, _ in
+            if value == "off" { config.sureVerifierScore = nil; return nil }
+            guard let score = Double(value), range.contains(score) else { return "not off or a number from 0.55 to 1" }
+            config.sureVerifierScore = score
+            return nil
+        }
+        key.range = range
+        return key
+    }
+
     /// A key taking an absolute path, or empty for "none / the default" (nil).
     private static func absolutePathKey(section: String, name: String, allowed: String,
                                         set: @escaping @Sendable (inout EarsConfig, String?) -> Void) -> Key {
@@ -315,6 +330,7 @@ package enum ConfigParser {
         numberKey(section: "wake", name: "head_agreement", range: 0.05...0.999, problem: "not a number from 0.05 to 0.999",
                   allowed: "a score from 0.05 to 0.999 a phrase's head must reach near an acoustic detection (default 0.5)") { $0.headAgreement = $1 },
         headAloneScoreKey(),
+        sureVerifierScoreKey(),
         numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.999, problem: "not a number from 0.01 to 0.999",
                   allowed: "a score from 0.01 to 0.999 (default: each model's own)") { $0.trainedThreshold = $1 },
         numberKey(section: "wake", name: "refractory_seconds", range: 0...60, problem: "not a number of seconds from 0 to 60",

@@ -101,6 +101,16 @@ package struct EarsConfig: Sendable, Equatable {
     /// 0.999 took false wakes per hour of read speech from 4.99 to 1.81 and
     /// 0.45, but calls in a room from 47.9 to 35.8 and 26.1%: off by default.
     package var headAloneScore: Double?
+    /// `[wake] sure_verifier_score`: with `bothRoutes`, the verifier's
+    /// calibrated score (0.55…1) at which an acoustic detection of a phrase
+    /// with a trained model needs only a faint lean of its head
+    /// (`WakeJudge.faintHeadAgreementScore`, 0.05) instead of
+    /// `headAgreement`; the heads are watched at that lean too, and the
+    /// acoustic route listens around it. nil: every acoustic detection of
+    /// such a phrase needs `headAgreement`. Why: on a voice the heads never
+    /// heard they can be all but deaf where PocketSphinx's model, trained
+    /// on people, is sure (docs/training.md).
+    package var sureVerifierScore: Double? = nil
     /// `[wake] both_routes_verifier`: with `bothRoutes`, whether the
     /// acoustic route's detection of a phrase with a trained model is also
     /// put to the verifier before the head's agreement decides it. On by

@@ -63,7 +63,7 @@ package struct ReloadPlan: Sendable, Equatable {
             || old.noiseSuppression != effective.noiseSuppression
             || old.noiseSuppressionDecibels != effective.noiseSuppressionDecibels
             || old.trainedDenoise != effective.trainedDenoise || old.bothRoutes != effective.bothRoutes || old.headAgreement != effective.headAgreement
-            || old.headAloneScore != effective.headAloneScore
+            || old.headAloneScore != effective.headAloneScore || old.sureVerifierScore != effective.sureVerifierScore
             || old.bothRoutesVerifier != effective.bothRoutesVerifier
             || old.acousticOnLean != effective.acousticOnLean || old.quietRoomRaw != effective.quietRoomRaw
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold

@@ -42,6 +42,8 @@ package struct ConfigOverrides: Equatable {
     package var headAgreement: Double?
     /// `--head-alone-score off|SCORE`: `[wake] head_alone_score` (nil inside: not given).
     package var headAloneScore: Double??
+    /// `--sure-verifier-score off|SCORE`: `[wake] sure_verifier_score` (nil inside: not given).
+    package var sureVerifierScore: Double??
     /// `--acoustic-on-lean on|off`: `[wake] acoustic_on_lean`.
     package var acousticOnLean: Bool?
     /// `--trained-denoise auto|on|off`: `[wake] trained_denoise` (`.some(nil)`: auto).
@@ -83,6 +85,7 @@ package struct ConfigOverrides: Equatable {
         if let bothRoutes { config.bothRoutes = bothRoutes }
         if let headAgreement { config.headAgreement = headAgreement }
         if let headAloneScore { config.headAloneScore = headAloneScore }
+        if let sureVerifierScore { config.sureVerifierScore = sureVerifierScore }
         if let bothRoutesVerifier { config.bothRoutesVerifier = bothRoutesVerifier }
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }

@@ -99,7 +99,8 @@ package enum DetectorFactory {
         WakeJudge(detector: make(for: config, pronouncer: pronouncer), verifier: verifier,
                   threshold: config.verifierThreshold, contestTrained: config.trainedContest,
                   fusion: EngineFactory.fusion(for: config), bothRoutes: EngineFactory.bothRoutes(config),
-                  verifyHeaded: config.bothRoutesVerifier, headAloneScore: config.headAloneScore, onCandidate: onCandidate)
+                  verifyHeaded: config.bothRoutesVerifier, headAloneScore: config.headAloneScore,
+                  headAgreement: config.headAgreement, sureVerifierScore: config.sureVerifierScore, onCandidate: onCandidate)
     }
 
     /// A detector for `config`, sharing `pronouncer` (make it once with

@@ -143,7 +143,7 @@ package enum EngineFactory {
                                            modelName: found.map(\.path).joined(separator: ", "),
                                            denoisedLane: try denoisedLane(config, models: models),
                                            sameAudio: config.trainedDenoise != nil || !config.noiseSuppression)
-        if bothRoutes(config) { neural.watch(thresholds: [config.headAgreement]) }
+        if bothRoutes(config) { neural.watch(thresholds: leanLevels(config)) }
         let rest = bothRoutes(config) ? config : untrained(config, trained: neural)
         guard !rest.phrases.isEmpty else { return .trained(neural) }
         return .both(acoustic: try make(for: rest), trained: neural)
@@ -165,7 +165,7 @@ package enum EngineFactory {
         case let .both(acoustic, trained):
             // With both routes the heads' leans are watched: the judge asks
             // for their agreement, and the acoustic route may hear only around them.
-            let watch = bothRoutes(config) ? HeadLeanWatch(trained) : nil
+            let watch = bothRoutes(config) ? HeadLeanWatch(trained, levels: leanLevels(config)) : nil
             let gate: (any SpeechGate)? = if let watch, acousticOnLean(config, heads: watch) {
                 HeadLeanGate { [unowned watch] in watch.latestLeanSeconds }
             } else {
@@ -176,6 +176,15 @@ package enum EngineFactory {
                        quietRoom: quietRoom(config, headsHearDenoised: trainedDenoise(config, trained)),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
+    }
+
+    /// The head scores watched with both routes (`HeadLeanWatch`): `[wake]
+    /// head_agreement`, and with `[wake] sure_verifier_score` the faint
+    /// `WakeJudge.faintHeadAgreementScore` a sure acoustic detection needs
+    /// (when it is lower).
+    package static func leanLevels(_ config: EarsConfig) -> [Double] {
+        let faint = WakeJudge.faintHeadAgreementScore
+        return config.sureVerifierScore != nil && faint < config.headAgreement ? [config.headAgreement, faint] : [config.headAgreement]
     }
 
     /// Whether the acoustic engine beside `heads` (the both-routes watch,

@@ -154,6 +154,8 @@ import Testing
         ("wake", "head_agreement", "1", "not a number from 0.05 to 0.999"),
         ("wake", "head_alone_score", "0.4", "not off or a number from 0.5 to 1"),
         ("wake", "head_alone_score", "on", "not off or a number from 0.5 to 1"),
+        ("wake", "sure_verifier_score", "0.5", "not off or a number from 0.55 to 1"),
+        ("wake", "sure_verifier_score", "yes", "not off or a number from 0.55 to 1"),
         ("wake", "refractory_seconds", "-1", "not a number of seconds from 0 to 60"),
         ("capture", "max_seconds", "61", "not a number of seconds from 0.5 to 60"),
         ("capture", "silence_seconds", "0.05", "not a number of seconds from 0.1 to 5"),

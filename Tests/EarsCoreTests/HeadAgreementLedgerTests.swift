@@ -9,25 +9,42 @@ import EarsPhonetics
         WakeEvent(phrase: phrase, score: 0.9, audioSeconds: seconds, utterance: 1)
     }
 
+    static func lean(_ phrase: String, at seconds: Double, score: Double = 0.5) -> HeadLean {
+        HeadLean(phrase: phrase, audioSeconds: seconds, score: score)
+    }
+
     @Test("a head's peak up to 2 s before or 0.5 s after an acoustic detection agrees with it, and only for its phrase")
     func agreementWindow() {
         var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
-        ledger.note([(phrase: "hey jarvis", audioSeconds: 10.0)])
-        #expect(ledger.agrees("hey jarvis", at: 11.9))
-        #expect(ledger.agrees("hey jarvis", at: 9.6))
-        #expect(!ledger.agrees("hey jarvis", at: 12.1), "a peak more than 2 s before is another utterance")
-        #expect(!ledger.agrees("hey jarvis", at: 9.4), "a peak more than 0.5 s after is another utterance")
-        #expect(!ledger.agrees("alexa", at: 10.0), "another phrase's head does not vouch for this one")
+        ledger.note([Self.lean("hey jarvis", at: 10.0)])
+        #expect(ledger.agrees("hey jarvis", at: 11.9, atLeast: 0.5))
+        #expect(ledger.agrees("hey jarvis", at: 9.6, atLeast: 0.5))
+        #expect(!ledger.agrees("hey jarvis", at: 12.1, atLeast: 0.5), "a peak more than 2 s before is another utterance")
+        #expect(!ledger.agrees("hey jarvis", at: 9.4, atLeast: 0.5), "a peak more than 0.5 s after is another utterance")
+        #expect(!ledger.agrees("alexa", at: 10.0, atLeast: 0.5), "another phrase's head does not vouch for this one")
+    }
+
+    @Test("a faint lean agrees only with a detection that needs no more than it; a waiting one needing more is refused")
+    func leansHaveLevels() {
+        var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
+        ledger.note([Self.lean("hey jarvis", at: 10.0, score: 0.05)])
+        #expect(ledger.agrees("hey jarvis", at: 10.2, atLeast: 0.05))
+        #expect(!ledger.agrees("hey jarvis", at: 10.2, atLeast: 0.5), "a lean to 0.05 is not the head's agreement")
+        ledger.wait(Self.wake("hey jarvis", at: 10.2), atLeast: 0.5)
+        ledger.wait(Self.wake("hey jarvis", at: 10.3), atLeast: 0.05)
+        let settled = ledger.settle(nowSeconds: 11.0)
+        #expect(settled.wakes == [Self.wake("hey jarvis", at: 10.3)])
+        #expect(settled.refused == [Self.wake("hey jarvis", at: 10.2)])
     }
 
     @Test("a waiting detection wakes when its head agrees within the wait, and is refused when the wait runs out")
     func waitingSettles() {
         var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
-        ledger.wait(Self.wake("alexa", at: 5.0))
-        ledger.wait(Self.wake("hey jarvis", at: 5.2))
+        ledger.wait(Self.wake("alexa", at: 5.0), atLeast: 0.5)
+        ledger.wait(Self.wake("hey jarvis", at: 5.2), atLeast: 0.5)
         var settled = ledger.settle(nowSeconds: 5.3)
         #expect(settled.wakes.isEmpty && settled.refused.isEmpty, "both still within their wait")
-        ledger.note([(phrase: "alexa", audioSeconds: 5.25)])
+        ledger.note([Self.lean("alexa", at: 5.25)])
         settled = ledger.settle(nowSeconds: 5.4)
         #expect(settled.wakes == [Self.wake("alexa", at: 5.0)] && settled.refused.isEmpty)
         settled = ledger.settle(nowSeconds: 5.8)
@@ -38,10 +55,10 @@ import EarsPhonetics
     @Test("old agreements are forgotten once nothing can use them, and reset forgets all")
     func forgetting() {
         var ledger = HeadAgreementLedger(beforeSeconds: 2, afterSeconds: 0.5)
-        ledger.note([(phrase: "alexa", audioSeconds: 1.0), (phrase: "alexa", audioSeconds: 9.0)])
+        ledger.note([Self.lean("alexa", at: 1.0), Self.lean("alexa", at: 9.0)])
         _ = ledger.settle(nowSeconds: 10.0)
         #expect(ledger.agreements.map(\.audioSeconds) == [9.0])
-        ledger.wait(Self.wake("alexa", at: 30))
+        ledger.wait(Self.wake("alexa", at: 30), atLeast: 0.5)
         ledger.reset()
         #expect(ledger.waiting.isEmpty && ledger.agreements.isEmpty)
     }
@@ -54,11 +71,11 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
     let modelName = "script"
     let agreeingPhrases: Set<String>
     /// Agreements the next `takeAgreements` gives.
-    var pending: [(phrase: String, audioSeconds: Double)] = []
+    var pending: [HeadLean] = []
 
     init(phrases: Set<String>) { agreeingPhrases = phrases }
 
-    func takeAgreements() -> [(phrase: String, audioSeconds: Double)] {
+    func takeAgreements() -> [HeadLean] {
         defer { pending = [] }
         return pending
     }
@@ -83,7 +100,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
     @Test("an acoustic detection wakes at once when its phrase's head already agreed")
     func agreedWakesAtOnce() throws {
         let heads = ScriptedHeads(phrases: ["hey cordelia"])
-        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 1.8)]
         let wake = judge().consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads))
         #expect(wake?.phrase == "hey cordelia" && wake?.route == .acoustic)
     }
@@ -94,7 +111,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         let ear = try ear(heads)
         let judging = judge()
         #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.9), ear: ear) == nil)
-        heads.pending = [(phrase: "hey cordelia", audioSeconds: 3.0)]
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 3.0)]
         #expect(judging.takeAgreedWakes(ear: ear).map(\.phrase) == ["hey cordelia"])
         #expect(judging.refused == 0)
     }
@@ -135,7 +152,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
     @Test("with both_routes_verifier off, the head's agreement alone decides a phrase with a head; the verifier still judges one without")
     func agreementAloneDecides() throws {
         let heads = ScriptedHeads(phrases: ["hey cordelia"])
-        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 1.8)]
         let refusing = ScriptedVerifier(answer: WakeJudgeTests.weak)
         let phrases = [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]
         let calibration = VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0])
@@ -148,7 +165,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         #expect(alone.consider(final("hey jarvis", utterance: 2, at: 2.5), ear: ear) == nil, "no head: the verifier refuses it")
         #expect(refusing.windows.count == 1 && alone.refused == 1)
 
-        heads.pending = [(phrase: "hey cordelia", audioSeconds: 1.8)]
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 1.8)]
         let verifying = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: refusing, threshold: 0.5,
                                   calibration: calibration, bothRoutes: true, verifyHeaded: true)
         #expect(verifying.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try self.ear(heads)) == nil,
@@ -165,7 +182,7 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         let head = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1 << 40, startSeconds: 1.8, endSeconds: 2.6, trainedScore: 0.99)
         #expect(judging.consider(head, ear: ear) == nil)
         #expect(judging.refused == 1)
-        heads.pending = [(phrase: "hey cordelia", audioSeconds: 2.4)]
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 2.4)]
         let wake = judging.consider(final("hey cordelia", utterance: 1, at: 2.7), ear: ear)
         #expect(wake?.route == .acoustic, "the refused head detection gave its refractory time back")
     }
@@ -180,6 +197,44 @@ final class ScriptedHeads: Transcriber, HeadAgreement {
         #expect(both.consider(sure, ear: try ear(heads))?.route == .trained)
         let headOnly = WakeJudge(detector: WakeDetector(phrases: phrases), verifier: nil, threshold: 0.5, bothRoutes: false, headAloneScore: 0.999)
         #expect(headOnly.consider(unsure, ear: try ear(heads))?.route == .trained)
+    }
+
+    /// A judge for both phrases whose verifier answers `evidence`, scored on
+    /// llr alone (`WakeJudgeTests.strong` 0.88, `weak` 0.27), with a sure score of `sure`.
+    private func sureJudge(_ evidence: VerifierEvidence, sure: Double?) -> WakeJudge {
+        WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia"), WakePhrase(text: "hey jarvis")]),
+                  verifier: ScriptedVerifier(answer: evidence), threshold: 0.2,
+                  calibration: VerifierCalibration(bias: 0, weights: [0, 1, 0, 0, 0, 0]), bothRoutes: true,
+                  sureVerifierScore: sure)
+    }
+
+    @Test("an acoustic detection the verifier is sure of wakes on a faint lean of its head; one it is unsure of does not")
+    func aSureDetectionNeedsOnlyAFaintLean() throws {
+        let faint = HeadAgreementLedgerTests.lean("hey cordelia", at: 1.8, score: WakeJudge.faintHeadAgreementScore)
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        heads.pending = [faint]
+        #expect(sureJudge(WakeJudgeTests.strong, sure: 0.8).consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try ear(heads))?.route == .acoustic)
+
+        heads.pending = [faint]
+        let ear = try ear(heads)
+        let unsure = sureJudge(WakeJudgeTests.weak, sure: 0.25)
+        #expect(unsure.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: ear)?.route == .acoustic,
+                "0.27 is sure at a sure score of 0.25")
+        heads.pending = [faint]
+        let strict = sureJudge(WakeJudgeTests.weak, sure: 0.8)
+        #expect(strict.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: try self.ear(heads)) == nil)
+        #expect(strict.takeAgreedWakes(ear: try self.ear(heads)).isEmpty && strict.refused == 1,
+                "0.27 passes the threshold (0.2) but is not sure: it needed head_agreement, which never came")
+    }
+
+    @Test("without a sure score a faint lean agrees with nothing")
+    func noSureScoreNoFaintAgreement() throws {
+        let heads = ScriptedHeads(phrases: ["hey cordelia"])
+        heads.pending = [HeadAgreementLedgerTests.lean("hey cordelia", at: 1.8, score: WakeJudge.faintHeadAgreementScore)]
+        let ear = try ear(heads)
+        let judging = sureJudge(WakeJudgeTests.strong, sure: nil)
+        #expect(judging.consider(final("hey cordelia", utterance: 1, at: 2.0), ear: ear) == nil)
+        #expect(judging.finishAgreedWakes(ear: ear).isEmpty && judging.refused == 1)
     }
 
     @Test("a phrase without a head, or both routes off, wakes through the acoustic route alone as before")

@@ -17,6 +17,7 @@ import Testing
         quiet_room_raw = off
         head_agreement = 0.9
         head_alone_score = 0.999
+        sure_verifier_score = 0.9
         both_routes_verifier = off
         """, file: "ears.conf")
         #expect(!config.trainedModels)
@@ -26,8 +27,10 @@ import Testing
         #expect(config.trainedThreshold == 0.8)
         #expect(config.headAgreement == 0.9)
         #expect(config.headAloneScore == 0.999)
+        #expect(config.sureVerifierScore == 0.9)
         #expect(!config.bothRoutesVerifier)
         #expect(try ConfigParser.parse("[wake]\nhead_alone_score = off\n", file: "f").headAloneScore == nil)
+        #expect(try ConfigParser.parse("[wake]\nsure_verifier_score = off\n", file: "f").sureVerifierScore == nil)
     }
 
     @Test("by default trained models are used, from the state directory, at each model's own threshold")

@@ -76,6 +76,27 @@ import EarsConfig
         #expect(VerifierCalibration.fitted.weights.count == VerifierCalibration.featureNames.count)
         #expect(EarsConfig.defaultVerifierThreshold >= 0.01 && EarsConfig.defaultVerifierThreshold <= 0.99)
     }
+
+    @Test("no measurement scores a candidate above the highest score its spotter's score allows", arguments: [-0.01, -0.004, 0.0, 0.003, nil])
+    func theHighestScoreBoundsEveryMeasurement(spot: Double?) {
+        let calibration = VerifierCalibration.fitted
+        let bound = calibration.highestScore(spotScore: spot)
+        for phrase in stride(from: -1200.0, through: -600, by: 200) {
+            for competitor in [nil, -1400.0, -900, -500] as [Double?] {
+                for phones in [0.0, 0.5, 1.0] {
+                    for text in [nil, 0.0, 1.0] as [Double?] {
+                        for seconds in [0.0, 0.3, 0.8, 2.5] {
+                            let evidence = VerifierEvidence(frames: 100, phraseScore: phrase, loopScore: -1000, competitorScore: competitor,
+                                                            phoneMatch: phones, textMatch: text, phraseSeconds: seconds, expectedSeconds: 0.8)
+                            let score = calibration.score(VerifierCalibration.features(evidence, spotScore: spot))
+                            #expect(score <= bound + 1e-12)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(bound < 1, "the spotter's score limits it")
+    }
 }
 
 /// A verifier that answers what the test says, and records the windows it was given.
@@ -119,6 +140,24 @@ final class ScriptedVerifier: WakeVerifier {
             start += 1600
         }
         return ear
+    }
+
+    @Test("a candidate no measurement could lift to the threshold is refused without asking the verifier, unless candidates are recorded")
+    func aHopelessCandidateIsNotMeasured() throws {
+        // Scored on the spotter's score alone: a spot of -0.2 can reach σ(-20) at most.
+        let calibration = VerifierCalibration(bias: 0, weights: [100, 0, 0, 0, 0, 0])
+        let hopeless = TranscriptPiece(kind: .final, text: "hey cordelia", utterance: 1, startSeconds: 1.2, endSeconds: 2.0, spotScore: -0.2)
+        let verifier = ScriptedVerifier(answer: Self.strong)
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: calibration)
+        #expect(judge.consider(hopeless, ear: try ear(seconds: 3.0)) == nil)
+        #expect(judge.refused == 1 && verifier.windows.isEmpty)
+
+        var recorded: [WakeJudge.Candidate] = []
+        let recording = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                                  threshold: 0.5, calibration: calibration, onCandidate: { recorded.append($0) })
+        #expect(recording.consider(hopeless, ear: try ear(seconds: 3.0)) == nil)
+        #expect(verifier.windows.count == 1 && recorded.count == 1, "the fitting script gets every candidate's features")
     }
 
     @Test("a candidate the verifier scores under the threshold does not wake and is counted as refused")

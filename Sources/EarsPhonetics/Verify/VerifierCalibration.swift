@@ -52,6 +52,27 @@ package struct VerifierCalibration: Sendable, Equatable {
         Self.logistic(bias: bias, weights: weights, features: features)
     }
 
+    /// The range each feature of `features(_:spotScore:)` can take, in
+    /// `featureNames` order: the phone and text matches are 0…1, the
+    /// duration's |ln| is 0 or more, the rest are only clamped.
+    package static let featureRanges: [ClosedRange<Double>] = [
+        -featureLimit...featureLimit, -featureLimit...featureLimit, -featureLimit...featureLimit,
+        0...1, 0...1, 0...featureLimit,
+    ]
+
+    /// The highest score a candidate with `spotScore` (the spotter's, known
+    /// before the verifier measures anything) can reach, whatever the
+    /// measurements: every other feature at the end of its range its weight
+    /// favours. A candidate under the threshold here needs no measuring.
+    package func highestScore(spotScore: Double?) -> Double {
+        let spot = min(Self.featureLimit, max(-Self.featureLimit, spotScore.map { $0.isFinite ? $0 : -Self.featureLimit } ?? 0))
+        var sum = bias + weights[0] * spot
+        for (weight, range) in zip(weights.dropFirst(), Self.featureRanges.dropFirst()) {
+            sum += max(weight * range.lowerBound, weight * range.upperBound)
+        }
+        return 1 / (1 + exp(-sum))
+    }
+
     /// 1 / (1 + e^−(bias + Σ weight × feature)), 0…1: the logistic this
     /// calibration and the fusion's (`FusionCalibration`) score with.
     package static func logistic(bias: Double, weights: [Double], features: [Double]) -> Double {

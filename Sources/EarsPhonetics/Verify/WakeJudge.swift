@@ -18,6 +18,15 @@ package final class WakeJudge {
     /// odds, far below a model's own threshold (about 0.99), so the head
     /// need only lean towards the phrase. Not fitted on any benchmark voice.
     package static let headAgreementScore = 0.5
+    /// The faint lean of a phrase's head (`[wake] sure_verifier_score`): an
+    /// acoustic detection the verifier is sure of wakes when its head
+    /// reached this much near it, not `head_agreement`. Why: on voices the
+    /// heads never heard they can be all but deaf (peaks of 0.1–0.4 on a
+    /// call PocketSphinx's model, trained on people, hears clearly), while
+    /// on ordinary speech they rarely reach even this (a few seconds a
+    /// minute), so the acoustic route still hears little. A choice made
+    /// before measuring, not fitted on a benchmark voice.
+    package static let faintHeadAgreementScore = 0.05
     /// How long before an acoustic detection's end the head's peak still counts, seconds.
     package static let headAgreementBeforeSeconds = 2.0
     /// How long after an acoustic detection's end the judge waits for the
@@ -59,6 +68,8 @@ package final class WakeJudge {
     private let bothRoutes: Bool
     private let verifyHeaded: Bool
     private let headAloneScore: Double?
+    private let headAgreement: Double
+    private let sureVerifierScore: Double?
     private var ledger = HeadAgreementLedger(beforeSeconds: WakeJudge.headAgreementBeforeSeconds,
                                              afterSeconds: WakeJudge.headAgreementAfterSeconds)
 
@@ -81,10 +92,19 @@ package final class WakeJudge {
     /// head's detection under this score does not wake by itself — it is
     /// only the head's agreement, and the phrase wakes if the acoustic
     /// route detects it too; nil: every head detection wakes.
+    /// `headAgreement` (`[wake] head_agreement`): the lean an acoustic
+    /// detection of a phrase with a head needs. `sureVerifierScore` (`[wake]
+    /// sure_verifier_score`), with `bothRoutes` and `verifyHeaded`: an
+    /// acoustic detection whose verifier score reaches it needs only the
+    /// faint lean `faintHeadAgreementScore` (which the heads must then be
+    /// watched at too); nil: every one needs `headAgreement`.
     package init(detector: WakeDetector, verifier: (any WakeVerifier)?, threshold: Double,
                 calibration: VerifierCalibration = .fitted, contestTrained: Bool = false,
                 fusion: FusionCalibration? = nil, bothRoutes: Bool = false, verifyHeaded: Bool = true,
-                headAloneScore: Double? = nil, onCandidate: ((Candidate) -> Void)? = nil) {
+                headAloneScore: Double? = nil, headAgreement: Double = WakeJudge.headAgreementScore,
+                sureVerifierScore: Double? = nil, onCandidate: ((Candidate) -> Void)? = nil) {
+        self.headAgreement = headAgreement
+        self.sureVerifierScore = sureVerifierScore
         self.contestTrained = contestTrained
         self.bothRoutes = bothRoutes
         self.verifyHeaded = verifyHeaded
@@ -108,7 +128,7 @@ package final class WakeJudge {
         if bothRoutes, piece.trainedScore != nil, ledger.isWaiting(piece.text) {
             // The head's own detection is its strongest agreement, even when
             // the waiting candidate's refractory time silences it below.
-            ledger.note([(phrase: piece.text, audioSeconds: piece.endSeconds)])
+            ledger.note([HeadLean(phrase: piece.text, audioSeconds: piece.endSeconds, score: piece.trainedScore ?? 1)])
         }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
@@ -137,14 +157,26 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier, verifyHeaded || heads(deciding: wake.phrase, on: ear) == nil else { return awaitingHead(wake, ear: ear) }
-        let audio = window(of: piece, ear: ear)
-        // Everything is measured when someone records the candidates (the
-        // fitting script needs every feature); otherwise the verifier may
-        // stop once the decision cannot change.
+        guard let verifier, verifyHeaded || heads(deciding: wake.phrase, on: ear) == nil else {
+            return awaitingHead(wake, ear: ear, verified: false)
+        }
         let calibration = self.calibration, threshold = self.threshold, spotScore = piece.spotScore
+        // Everything is measured when someone records the candidates (the
+        // fitting script needs every feature); otherwise a candidate that no
+        // measurement could lift to the threshold is refused unmeasured
+        // (the verifier's four searches are most of the acoustic route's CPU),
+        // and the verifier may stop once the decision cannot change.
+        if onCandidate == nil, calibration.highestScore(spotScore: spotScore) < threshold {
+            detector = before
+            refused += 1
+            return nil
+        }
+        let audio = window(of: piece, ear: ear)
+        // With a head, whether the score reaches the sure score matters too.
+        let sure = heads(deciding: wake.phrase, on: ear) != nil ? sureVerifierScore : nil
         let decided: ((VerifierEvidence) -> Bool)? = onCandidate != nil ? nil : { partial in
             calibration.decides(partial, spotScore: spotScore, threshold: threshold)
+                && sure.map { calibration.decides(partial, spotScore: spotScore, threshold: $0) } ?? true
         }
         guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio, decided: decided) else { return wake }
         let features = VerifierCalibration.features(evidence, spotScore: piece.spotScore)
@@ -152,19 +184,28 @@ package final class WakeJudge {
         let accepted = score >= threshold && !evidence.competitorWins
         return settle(Candidate(phrase: wake.phrase, audioSeconds: piece.endSeconds, features: features, score: score,
                                 competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence),
-                      wake: wake, detectorBefore: before).flatMap { awaitingHead($0, ear: ear) }
+                      wake: wake, detectorBefore: before).flatMap { awaitingHead($0, ear: ear, verified: true) }
     }
 
     /// `wake`, an acoustic detection, as it stands with both routes: as it
     /// is when its phrase has no head (or `bothRoutes` is off); else it
     /// wakes only if the head already agreed, and otherwise waits for it
     /// (`takeAgreedWakes`). Its refractory time stays used while it waits.
-    private func awaitingHead(_ wake: WakeEvent, ear: Ear) -> WakeEvent? {
+    /// `verified`: whether `wake.score` is the verifier's calibrated score.
+    private func awaitingHead(_ wake: WakeEvent, ear: Ear, verified: Bool) -> WakeEvent? {
         guard let heads = heads(deciding: wake.phrase, on: ear) else { return wake }
         ledger.note(heads.takeAgreements())
-        if ledger.agrees(wake.phrase, at: wake.audioSeconds) { return wake }
-        ledger.wait(wake)
+        let needed = neededLean(wake, verified: verified)
+        if ledger.agrees(wake.phrase, at: wake.audioSeconds, atLeast: needed) { return wake }
+        ledger.wait(wake, atLeast: needed)
         return nil
+    }
+
+    /// The head score an acoustic detection needs nearby: the faint lean
+    /// when the verifier is sure of it (`sureVerifierScore`), else `headAgreement`.
+    private func neededLean(_ wake: WakeEvent, verified: Bool) -> Double {
+        guard verified, let sureVerifierScore, wake.score >= sureVerifierScore else { return headAgreement }
+        return min(headAgreement, Self.faintHeadAgreementScore)
     }
 
     /// `ear`'s trained engine when it has a head for `phrase` whose
