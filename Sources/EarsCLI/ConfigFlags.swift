@@ -42,7 +42,7 @@ package enum ConfigFlags {
         FlagSpec("--both-routes-verifier", "on|off", "with both routes, put a trained phrase's acoustic detection to the verifier too (default on)", group: .trained),
         FlagSpec("--head-agreement", "X", "with both routes, the head score an acoustic detection needs nearby (default 0.5)", group: .trained),
         FlagSpec("--head-alone-score", "X|off", "with both routes, the score a head's detection needs to wake without the acoustic route's (default off)", group: .trained),
-        FlagSpec("--sure-verifier-score", "X|off", "with both routes, the verifier score at which an acoustic detection needs only a faint lean of its head (default 0.8)", group: .trained),
+        FlagSpec("--sure-verifier-score", "X|off", "with both routes, the verifier score at which an acoustic detection needs only a faint lean of its head (default off)", group: .trained),
         FlagSpec("--trained-denoise", "auto|on|off", "trained models hear denoised audio (default auto: as their models were trained)", group: .trained),
         FlagSpec("--quiet-room-raw", "on|off", "trained models that hear denoised audio hear a quiet room as captured (default on)", group: .trained),
         FlagSpec("--auto-train", "on|off", "train a model in the background for each phrase without one (default on)", group: .trained),

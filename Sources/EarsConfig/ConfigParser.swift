@@ -213,7 +213,7 @@ package enum ConfigParser {
     private static func sureVerifierScoreKey() -> Key {
         let range = 0.55...1.0
         var key = Key(section: "wake", name: "sure_verifier_score",
-                      allowed: "off, or a verifier score from 0.55 to 1 at which an acoustic detection of a trained phrase needs only a faint lean of its head (default 0.8)") { config, value, _ in
+                      allowed: "off, or a verifier score from 0.55 to 1 at which an acoustic detection of a trained phrase needs only a faint lean of its head (default off)") { config, value, _ in
             if value == "off" { config.sureVerifierScore = nil; return nil }
             guard let score = Double(value), range.contains(score) else { return "not off or a number from 0.55 to 1" }
             config.sureVerifierScore = score
