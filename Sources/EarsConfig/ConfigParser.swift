@@ -193,30 +193,16 @@ package enum ConfigParser {
         return key
     }
 
-    /// `[wake] head_alone_score`: off, or a score from 0.5 to 1 (its range
-    /// is the `--head-alone-score` flag's too).
-    private static func headAloneScoreKey() -> Key {
-        let range = 0.5...1.0
-        var key = Key(section: "wake", name: "head_alone_score",
-                      allowed: "off, or a score from 0.5 to 1 a trained head's detection needs to wake without the acoustic route's (default off)") { config, value, _ in
-            if value == "off" { config.headAloneScore = nil; return nil }
-            guard let score = Double(value), range.contains(score) else { return "not off or a number from 0.5 to 1" }
-            config.headAloneScore = score
-            return nil
-        }
-        key.range = range
-        return key
-    }
-
-    /// `[wake] sure_verifier_score`: off, or a score from 0.55 to 1 (its
-    /// range is the `--sure-verifier-score` flag's too).
-    private static func sureVerifierScoreKey() -> Key {
-        let range = 0.55...1.0
-        var key = Key(section: "wake", name: "sure_verifier_score",
-                      allowed: "off, or a verifier score from 0.55 to 1 at which an acoustic detection of a trained phrase needs only a faint lean of its head (default off)") { config, value, _ in
-            if value == "off" { config.sureVerifierScore = nil; return nil }
-            guard let score = Double(value), range.contains(score) else { return "not off or a number from 0.55 to 1" }
-            config.sureVerifierScore = score
+    /// A key taking `off` (nil) or a score within `range`, whose range is
+    /// its flag's too (`[wake] head_alone_score`, `sure_verifier_score`).
+    private static func offOrScoreKey(section: String, name: String, range: ClosedRange<Double>, allowed: String,
+                                      set: @escaping @Sendable (inout EarsConfig, Double?) -> Void) -> Key {
+        let written = { (bound: Double) in bound == bound.rounded() ? String(Int(bound)) : String(bound) }
+        let problem = "not off or a number from \(written(range.lowerBound)) to \(written(range.upperBound))"
+        var key = Key(section: section, name: name, allowed: allowed) { config, value, _ in
+            if value == "off" { set(&config, nil); return nil }
+            guard let score = Double(value), range.contains(score) else { return problem }
+            set(&config, score)
             return nil
         }
         key.range = range
@@ -329,8 +315,10 @@ package enum ConfigParser {
         absolutePathKey(section: "wake", name: "models_directory", allowed: "an absolute directory path, or empty for $STATE_DIRECTORY/phrases, $XDG_STATE_HOME/ears/phrases or /var/lib/ears/phrases") { $0.modelsDirectory = $1 },
         numberKey(section: "wake", name: "head_agreement", range: 0.05...0.999, problem: "not a number from 0.05 to 0.999",
                   allowed: "a score from 0.05 to 0.999 a phrase's head must reach near an acoustic detection (default 0.5)") { $0.headAgreement = $1 },
-        headAloneScoreKey(),
-        sureVerifierScoreKey(),
+        offOrScoreKey(section: "wake", name: "head_alone_score", range: 0.5...1,
+                      allowed: "off, or a score from 0.5 to 1 a trained head's detection needs to wake without the acoustic route's (default off)") { $0.headAloneScore = $1 },
+        offOrScoreKey(section: "wake", name: "sure_verifier_score", range: 0.55...1,
+                      allowed: "off, or a verifier score from 0.55 to 1 at which an acoustic detection of a trained phrase needs only a faint lean of its head (default off)") { $0.sureVerifierScore = $1 },
         numberKey(section: "wake", name: "trained_threshold", range: 0.01...0.999, problem: "not a number from 0.01 to 0.999",
                   allowed: "a score from 0.01 to 0.999 (default: each model's own)") { $0.trainedThreshold = $1 },
         numberKey(section: "wake", name: "refractory_seconds", range: 0...60, problem: "not a number of seconds from 0 to 60",
