@@ -23,9 +23,10 @@ package final class WakeJudge {
     /// reached this much near it, not `head_agreement`. Why: on voices the
     /// heads never heard they can be all but deaf (peaks of 0.1–0.4 on a
     /// call PocketSphinx's model, trained on people, hears clearly), while
-    /// on ordinary speech they rarely reach even this (a few seconds a
-    /// minute), so the acoustic route still hears little. A choice made
-    /// before measuring, not fitted on a benchmark voice.
+    /// on read speech they reach even this only now and then (the acoustic
+    /// route then hears about 5% of clean read speech and 20% of read speech
+    /// in pink noise at 10 dB, against 0–6% at 0.5: docs/training.md). A
+    /// choice made before measuring, not fitted on a benchmark voice.
     package static let faintHeadAgreementScore = 0.05
     /// How long before an acoustic detection's end the head's peak still counts, seconds.
     package static let headAgreementBeforeSeconds = 2.0
