@@ -44,7 +44,12 @@ package struct VerifierCalibration: Sendable, Equatable {
             ? abs(log(evidence.phraseSeconds / evidence.expectedSeconds)) : featureLimit
         let raw = [spotScore ?? 0, (evidence.phraseScore - evidence.loopScore) / frames, margin, evidence.phoneMatch,
                    evidence.textMatch ?? 0, duration]
-        return raw.map { min(featureLimit, max(-featureLimit, $0.isFinite ? $0 : -featureLimit)) }
+        return raw.map(clamped)
+    }
+
+    /// `value` within ±`featureLimit`; not a number counts as the worst.
+    private static func clamped(_ value: Double) -> Double {
+        min(featureLimit, max(-featureLimit, value.isFinite ? value : -featureLimit))
     }
 
     /// The calibrated score, 0…1, of `features`.
@@ -65,12 +70,9 @@ package struct VerifierCalibration: Sendable, Equatable {
     /// measurements: every other feature at the end of its range its weight
     /// favours. A candidate under the threshold here needs no measuring.
     package func highestScore(spotScore: Double?) -> Double {
-        let spot = min(Self.featureLimit, max(-Self.featureLimit, spotScore.map { $0.isFinite ? $0 : -Self.featureLimit } ?? 0))
-        var sum = bias + weights[0] * spot
-        for (weight, range) in zip(weights.dropFirst(), Self.featureRanges.dropFirst()) {
-            sum += max(weight * range.lowerBound, weight * range.upperBound)
-        }
-        return 1 / (1 + exp(-sum))
+        var favoured = zip(weights, Self.featureRanges).map { weight, range in weight >= 0 ? range.upperBound : range.lowerBound }
+        favoured[0] = Self.clamped(spotScore ?? 0)
+        return score(favoured)
     }
 
     /// 1 / (1 + e^−(bias + Σ weight × feature)), 0…1: the logistic this

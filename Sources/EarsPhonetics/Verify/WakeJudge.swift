@@ -126,10 +126,10 @@ package final class WakeJudge {
         // A refused candidate must not use up the phrase's refractory time
         // or its utterance: the detector's state before it is put back.
         let before = detector
-        if bothRoutes, piece.trainedScore != nil, ledger.isWaiting(piece.text) {
+        if bothRoutes, let trainedScore = piece.trainedScore, ledger.isWaiting(piece.text) {
             // The head's own detection is its strongest agreement, even when
             // the waiting candidate's refractory time silences it below.
-            ledger.note([HeadLean(phrase: piece.text, audioSeconds: piece.endSeconds, score: piece.trainedScore ?? 1)])
+            ledger.note([HeadLean(phrase: piece.text, audioSeconds: piece.endSeconds, score: trainedScore)])
         }
         guard var wake = detector.consider(piece, recent: ear.recentPieces) else { return nil }
         if let trainedScore = piece.trainedScore {
@@ -158,7 +158,8 @@ package final class WakeJudge {
                                     competitorWins: evidence.competitorWins, accepted: accepted, evidence: evidence, trained: true),
                           wake: wake, detectorBefore: before)
         }
-        guard let verifier, verifyHeaded || heads(deciding: wake.phrase, on: ear) == nil else {
+        let headed = heads(deciding: wake.phrase, on: ear) != nil
+        guard let verifier, verifyHeaded || !headed else {
             return awaitingHead(wake, ear: ear, verified: false)
         }
         let calibration = self.calibration, threshold = self.threshold, spotScore = piece.spotScore
@@ -174,7 +175,7 @@ package final class WakeJudge {
         }
         let audio = window(of: piece, ear: ear)
         // With a head, whether the score reaches the sure score matters too.
-        let sure = heads(deciding: wake.phrase, on: ear) != nil ? sureVerifierScore : nil
+        let sure = headed ? sureVerifierScore : nil
         let decided: ((VerifierEvidence) -> Bool)? = onCandidate != nil ? nil : { partial in
             calibration.decides(partial, spotScore: spotScore, threshold: threshold)
                 && sure.map { calibration.decides(partial, spotScore: spotScore, threshold: $0) } ?? true
