@@ -31,8 +31,15 @@ package enum DetectorFactory {
     /// (flite saying "okay nabu": 1 of 4 woke at 1.0, 2 of 4 at 1.2); "hey
     /// cornelia" for "hey cordelia" costs 1.3 and still competes.
     package static let minimumCompetitorCost = 1.2
-    /// Neighbours asked of the generator per phrase before they are filtered.
-    package static let neighboursConsidered = 60
+    /// Neighbours asked of the generator per phrase before they are
+    /// filtered: enough that the filter finds `competitorsPerPhrase` when the
+    /// dictionary has them (the generator scans the dictionary once whatever
+    /// the count). A phrase's cheapest neighbours mostly change its short
+    /// words ("hee cordelia", "okey nabu"), which `distinct` drops: from the
+    /// first 60, "okay nabu" kept none (all cost under 1.2), so its
+    /// candidates met no competitor; from 1,000 it keeps 20 ("okay not",
+    /// "okay knock", "okay neighbor", …).
+    package static let neighboursConsidered = 1000
 
     /// The sound-alikes of each configured phrase (phrase text → alikes),
     /// the verifier's competitors at run time: the generator's neighbours
