@@ -50,7 +50,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import docblock  # noqa: E402
-from wakebench import cache, compare, config, report, runners, scoring, streams, training  # noqa: E402
+from wakebench import cache, compare, config, cpu, report, runners, scoring, streams, training  # noqa: E402
 from wakebench.corpus import make_corpus  # noqa: E402
 
 
@@ -109,6 +109,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--rescan", default="", metavar="FAMILIES",
                     help='scan these systems again even where a result is kept, e.g. "ears" (what a detector change does)')
     ap.add_argument("--retrain", action="store_true", help="train every phrase again, even where a model is kept")
+    ap.add_argument("--cpu-alone", action=argparse.BooleanOptionalAction, default=True,
+                    help="after the scans, measure issue 20's CPU target: each ears configuration with three phrases "
+                         "over the negative streams' first minutes, one process at a time, beside PocketSphinx kws "
+                         "(wakebench/cpu.py; default: on)")
     ap.add_argument("--compare", help="a committed wake.json-like summary (benchmark-quick.json) to print the figures beside")
     a = ap.parse_args(argv)
     a.ears = os.path.abspath(a.ears)
@@ -284,6 +288,14 @@ def main(argv: list[str]) -> None:
         if trained:
             a.ears_configs.append((training.TRAINED_LABEL, [*trained.ears_args, *a.ears_arg]))
         phases[f"scans ({counts['run']} run, {counts['reused']} kept from earlier runs)"] = time.time() - t0
+        alone: list[cpu.Alone] = []
+        if a.cpu_alone:
+            # Every scan and the training are done: nothing else runs beside these processes.
+            t0 = time.time()
+            seconds, repeats = (cpu.QUICK_STRETCH_S, cpu.QUICK_REPEATS) if a.quick else (cpu.STRETCH_S, cpu.REPEATS)
+            alone = cpu.measure(a.ears, a.ears_configs, a.phrases, stream_list, corpus.path, runners.peer_python(), log,
+                                seconds, repeats)
+            phases["CPU alone (issue 20's target)"] = time.time() - t0
         phases["total"] = time.time() - started
         cpu_model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
                          platform.machine())
@@ -295,6 +307,7 @@ def main(argv: list[str]) -> None:
             corpus=dict(path=corpus.path, args=corpus.args, made_s=corpus.made_s, cached=corpus.cached,
                         soundalike_note=corpus.soundalike_note),
             streams=[s.to_json() for s in stream_list], results=[r.to_json() for r in results], phases=phases,
+            cpu_alone=[x.to_json() for x in alone],
             executed=counts["executed"],
             run=dict(command=shlex.join(["bench/wake.py", *argv]), binary=a.ears,
                      binary_sha256=binary_sha256,
@@ -332,6 +345,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
         for label in config.labels_with_own_models(args["ears_configs"]):
             splits.setdefault(label, config.VoiceSplit("engine", held_out))
     metrics = scoring.score(plan, results, stream_list, args["phrases"], splits, training_times)
+    alone = {x.system: x for x in map(cpu.Alone.from_json, raw.get("cpu_alone", []))}
     conds = [c for c in [c.name for c in config.CONDITIONS] if c in args["conditions"]]
     png = report.det_plot(metrics, out)
     run = raw["run"]
@@ -342,7 +356,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
                   voice_table=report.held_out_voice_table(metrics, conds),
                   equal_rate_table=compare.equal_rate_table(metrics, [c for c in config.EQUAL_RATE_CONDITIONS if c in conds]),
                   phrase_table=report.phrase_table(metrics, args["phrases"], conds), sweep_table=report.sweep_table(metrics),
-                  targets_table=report.targets_table(metrics), split_table=report.split_table(metrics),
+                  targets_table=report.targets_table(metrics, alone), split_table=report.split_table(metrics),
                   training_table=report.training_table(trained), corpus_table=corpus_table(manifest, stream_list),
                   headline="\n".join(f"- **{k}**: {v}" for k, v in head.items() if k != "best peer") +
                            (f"\n- best peer at pink 10 dB: **{head['best peer']}**" if "best peer" in head else ""),

@@ -202,7 +202,7 @@ TARGETS = [
     Target("soundalikes", "near-miss sentences that wake", "<=", 0.03, "pct"),
     Target("fa_read", "false wakes per hour, read speech clean and 10 dB", "<=", 0.5, "rate"),
     Target("fa_read_held_out", "false wakes per hour, read speech clean and 10 dB, held-out voices", "<=", 0.5, "rate"),
-    Target("cpu", "CPU s per audio s, continuous speech without the phrase", "<=", 0.03, "ratio"),
+    Target("cpu", "CPU s per audio s, 3 phrases, continuous speech without the phrase", "<=", 0.03, "ratio"),
     Target("latency_p95", "wake latency p95 after the phrase (s)", "<=", 0.5, "s"),
 ]
 

@@ -6,7 +6,7 @@ import re
 import subprocess
 from typing import Any
 
-from . import compare, config, intervals
+from . import compare, config, cpu, intervals
 from .scoring import Metrics
 
 LABEL = {c.name: c.label for c in config.CONDITIONS}
@@ -162,14 +162,17 @@ def sweep_table(metrics: list[Metrics]) -> str:
     return "\n".join(lines)
 
 
-def target_values(m: Metrics) -> dict[str, float | None]:
+def target_values(m: Metrics, alone: cpu.Alone | None = None) -> dict[str, float | None]:
+    """The figures issue 20's targets read; CPU is the measurement alone (cpu.py) when the
+    run made one, else the run's own figure over the negative streams."""
     woke, n = m.soundalikes.get("written", [0, 0])
     wakes, hours = m.false_wakes_pooled(None, config.READ_SPEECH_CONDITIONS)
     held_wakes, held_hours = m.false_wakes_of_group("held-out", config.READ_SPEECH_CONDITIONS)
     return dict(recall_clean=m.rate("clean"), recall_pink10=m.rate("pink10"), recall_pink5=m.rate("pink5"),
                 recall_babble10=m.rate("babble10"), soundalikes=woke / n if n else None,
                 fa_read=wakes / hours if hours else None, fa_read_held_out=held_wakes / held_hours if held_hours else None,
-                cpu=m.cpu_per_speech_s, latency_p95=m.latency("clean", 95))
+                cpu=alone.median if alone is not None and alone.median is not None else m.cpu_per_speech_s,
+                latency_p95=m.latency("clean", 95))
 
 
 def fmt(v: float | None, unit: str) -> str:
@@ -195,24 +198,31 @@ def target_cell(v: float | None, t: config.Target) -> tuple[str, str]:
     return fmt(v, t.unit), "missed by " + fmt(gap, t.unit).replace("/h", " per hour")
 
 
-def targets(m: Metrics) -> list[dict[str, Any]]:
+def targets(m: Metrics, alone: cpu.Alone | None = None) -> list[dict[str, Any]]:
     rows = []
-    values = target_values(m)
+    values = target_values(m, alone)
     for t in config.TARGETS:
         value, verdict = target_cell(values[t.key], t)
+        if t.key == "cpu" and value != "not measured":
+            # Which measurement it is, and the other one beside it.
+            beside = m.cpu_per_speech_s
+            value = (cpu.cell(alone) + f", alone; {len(m.phrases)} phrases beside the other scans: "
+                     + (f"{beside:.3f}" if beside is not None else "not measured")) if alone is not None \
+                else value + " (beside the other scans; not measured alone)"
         rows.append(dict(key=t.key, target=t.label, goal=f"{'≥' if t.op == '>=' else '≤'} {fmt(t.goal, t.unit)}",
                          value=value, verdict=verdict))
     return rows
 
 
-def targets_table(metrics: list[Metrics]) -> str:
-    """Issue 20's targets for every ears configuration at its default."""
+def targets_table(metrics: list[Metrics], alone: dict[str, cpu.Alone] | None = None) -> str:
+    """Issue 20's targets for every ears configuration at its default; `alone` holds the
+    CPU measured alone (cpu.py) by system label."""
     ears = [m for m in defaults(metrics) if m.family == "ears"]
     if not ears:
         return "(no ears configuration in this run)"
     head = ["target", "goal"] + [f"{m.system} (held out: {m.split.held_out_label})" for m in ears]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    per = [targets(m) for m in ears]
+    per = [targets(m, (alone or {}).get(m.system)) for m in ears]
     for i, t in enumerate(config.TARGETS):
         lines.append("| " + " | ".join([t.label, per[0][i]["goal"]] +
                                        [f"{p[i]['value']}: {p[i]['verdict']}" for p in per]) + " |")
