@@ -129,10 +129,10 @@ def rate(run: runners.Run, cut: list[tuple[str, str, float]], ears: str, python:
 
 
 def cell(alone: Alone | None) -> str:
-    """How the targets table shows one system's measurement ("0.019 (0.018–0.020 over 3; ×1.10 PocketSphinx kws)")."""
+    """How the targets table shows one system's measurement ("0.019 alone (0.018–0.020 over 3; ×1.10 PocketSphinx kws)")."""
     if alone is None or alone.median is None or alone.spread is None:
         return "not measured"
     low, high = alone.spread
     ratio = alone.reference_ratio
-    return (f"{alone.median:.3f} ({low:.3f}–{high:.3f} over {len(alone.cpu_per_audio_s)}"
+    return (f"{alone.median:.3f} alone ({low:.3f}–{high:.3f} over {len(alone.cpu_per_audio_s)}"
             + (f"; ×{ratio:.2f} PocketSphinx kws" if ratio is not None else "") + ")")

@@ -204,11 +204,14 @@ def targets(m: Metrics, alone: cpu.Alone | None = None) -> list[dict[str, Any]]:
     for t in config.TARGETS:
         value, verdict = target_cell(values[t.key], t)
         if t.key == "cpu" and value != "not measured":
-            # Which measurement it is, and the other one beside it.
+            # Which measurement it is, and the run's own figure after the verdict.
             beside = m.cpu_per_speech_s
-            value = (cpu.cell(alone) + f", alone; {len(m.phrases)} phrases beside the other scans: "
-                     + (f"{beside:.3f}" if beside is not None else "not measured")) if alone is not None \
-                else value + " (beside the other scans; not measured alone)"
+            if alone is not None:
+                value = cpu.cell(alone)
+                verdict += f" ({len(m.phrases)} phrases beside the other scans: " + \
+                    (f"{beside:.3f})" if beside is not None else "not measured)")
+            else:
+                value += " (beside the other scans; not measured alone)"
         rows.append(dict(key=t.key, target=t.label, goal=f"{'≥' if t.op == '>=' else '≤'} {fmt(t.goal, t.unit)}",
                          value=value, verdict=verdict))
     return rows
