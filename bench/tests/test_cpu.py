@@ -8,8 +8,9 @@ import stat
 import tempfile
 import unittest
 import wave
+from unittest import mock
 
-from wakebench import config, cpu, report, scoring, streams
+from wakebench import config, cpu, report, runners, scoring, streams
 
 
 def silent_wav(path: str, seconds: float) -> None:
@@ -91,11 +92,21 @@ class Step(unittest.TestCase):
                 self.assertAlmostEqual(m.audio_s, 4.0)
             with open(log) as f:
                 events = [line.split() for line in f]
-            # Two configurations × two stretches × two repeats, one after another.
-            self.assertEqual(len(events), 16)
-            self.assertEqual([kind for kind, _ in events], ["start", "end"] * 8)
+            # Two configurations × (a start-up and two stretches) × two repeats, one after another.
+            self.assertEqual(len(events), 24)
+            self.assertEqual([kind for kind, _ in events], ["start", "end"] * 12)
             times = [int(t) for _, t in events]
             self.assertEqual(times, sorted(times))
+
+    def test_each_process_has_its_start_up_taken_off(self) -> None:
+        # Stand-in processes: a second of silence costs 1.0 CPU s (the start-up), each
+        # 100 s stretch 3.0, so each stretch's listening costs 2.0: 4.0 CPU s over 200 s.
+        def execute(run: runners.Run, name: str, wav: str, seconds: float, *rest: object) -> runners.Result:
+            return runners.Result(run.key, name, {}, seconds, 1.0 if name == "startup" else 3.0, seconds, 1000)
+        run = runners.plan(["alexa"], [("ears", [])], [], peers=False, trained_sweep=[])[0]
+        cut = [("neg-clean", "a.wav", 100.0), ("neg-talk", "b.wav", 100.0)]
+        with mock.patch.object(runners, "execute", execute):
+            self.assertEqual(cpu.rate(run, cut, ("startup", "s.wav", 1.0), "ears", "python3", "."), (0.02, 1.0))
 
     def test_a_run_without_negative_streams_measures_nothing(self) -> None:
         with tempfile.TemporaryDirectory() as d:

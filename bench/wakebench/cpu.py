@@ -10,7 +10,10 @@ summary table (every phrase, beside the other scans) says what the run cost; thi
 says what ears costs a machine it runs on, and its ratio to PocketSphinx's spotter,
 measured in the same minutes, says it in a unit the machine's mood does not move.
 
-Nothing here is cached: CPU time is the machine's now, not the audio's."""
+Each process's start-up (loading the models and engines, about a CPU second) is
+measured in the same repeat on a second of silence and taken off: a daemon loads once,
+and over the quick run's one-minute stretches start-up alone would add 0.015 s per
+audio s. Nothing here is cached: CPU time is the machine's now, not the audio's."""
 from __future__ import annotations
 
 import os
@@ -31,6 +34,8 @@ QUICK_STRETCH_S = 60.0
 QUICK_REPEATS = 3
 # The same-step reference: PocketSphinx's keyphrase spotter alone.
 REFERENCE_FAMILY = "kws"
+# Seconds of silence a process reads to measure its start-up alone.
+STARTUP_S = 1.0
 
 
 @dataclass
@@ -39,8 +44,9 @@ class Alone:
     system: str
     phrases: list[str]
     audio_s: float  # audio read per repeat
-    cpu_per_audio_s: list[float] = field(default_factory=list)  # one per repeat
+    cpu_per_audio_s: list[float] = field(default_factory=list)  # one per repeat, start-up taken off
     reference_per_audio_s: list[float] = field(default_factory=list)  # PocketSphinx kws, the same repeats
+    startup_cpu_s: list[float] = field(default_factory=list)  # one process's start-up, per repeat
 
     @property
     def median(self) -> float | None:
@@ -62,7 +68,7 @@ class Alone:
     @staticmethod
     def from_json(d: dict[str, Any]) -> "Alone":
         return Alone(d["system"], list(d["phrases"]), d["audio_s"], list(d["cpu_per_audio_s"]),
-                     list(d["reference_per_audio_s"]))
+                     list(d["reference_per_audio_s"]), list(d.get("startup_cpu_s", [])))
 
 
 def phrases_for(phrases: list[str]) -> list[str]:
@@ -102,34 +108,54 @@ def measure(ears: str, ears_configs: list[tuple[str, list[str]]], phrases: list[
     cut = stretches(stream_list, work, seconds)
     if not cut:
         return []
+    startup = silence(work, STARTUP_S)
     runs = [r for r in runners.plan(chosen, ears_configs, [], peers=False, trained_sweep=[]) if r.default is not None]
     reference = next((r for r in runs if r.family == REFERENCE_FAMILY), None)
     systems = [r for r in runs if r.family == "ears"]
     audio_s = sum(s for _, _, s in cut)
     results = {r.system: Alone(r.system, chosen, audio_s) for r in systems}
     for repeat in range(repeats):
-        reference_rate = rate(reference, cut, ears, python, work) if reference else 0.0
+        reference_rate = rate(reference, cut, startup, ears, python, work)[0] if reference else 0.0
         for run in systems:
-            value = rate(run, cut, ears, python, work)
+            value, startup_cpu = rate(run, cut, startup, ears, python, work)
             results[run.system].cpu_per_audio_s.append(value)
             results[run.system].reference_per_audio_s.append(reference_rate)
+            results[run.system].startup_cpu_s.append(startup_cpu)
             log(f"wake: CPU alone, repeat {repeat + 1}/{repeats}: {run.system} {value:.4f} s per audio s "
-                f"(PocketSphinx kws {reference_rate:.4f}) over {audio_s:.0f} s of speech, {len(chosen)} phrases")
+                f"(PocketSphinx kws {reference_rate:.4f}; start-up {startup_cpu:.2f} CPU s taken off) over "
+                f"{audio_s:.0f} s of speech, {len(chosen)} phrases")
     return list(results.values())
 
 
-def rate(run: runners.Run, cut: list[tuple[str, str, float]], ears: str, python: str, work: str) -> float:
-    """CPU s per audio s of `run` over the stretches, one process per stretch."""
+def silence(work: str, seconds: float) -> tuple[str, str, float]:
+    """(name, wav, seconds) of `seconds` of digital silence in `work`: what a process reads to start up."""
+    path = os.path.join(work, f"cpu-startup-{seconds:g}s.wav")
+    with wave.open(path + ".tmp", "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(b"\0\0" * int(seconds * 16000))
+    os.replace(path + ".tmp", path)
+    return ("startup", path, seconds)
+
+
+def rate(run: runners.Run, cut: list[tuple[str, str, float]], startup: tuple[str, str, float], ears: str, python: str,
+         work: str) -> tuple[float, float]:
+    """CPU s per audio s of `run` over the stretches, one process per stretch, each with one
+    start-up (the CPU of a process reading `startup`'s second of silence) taken off; and that start-up."""
+    name, wav, secs = startup
+    startup_cpu = runners.execute(run, name, wav, secs, ears, python, work).cpu_s
     cpu = audio = 0.0
     for name, wav, secs in cut:
         result = runners.execute(run, name, wav, secs, ears, python, work)
-        cpu += result.cpu_s
+        cpu += max(0.0, result.cpu_s - startup_cpu)
         audio += result.audio_s
-    return cpu / audio if audio else 0.0
+    return (cpu / audio if audio else 0.0), startup_cpu
 
 
 def cell(alone: Alone | None) -> str:
-    """How the targets table shows one system's measurement ("0.019 alone (0.018–0.020 over 3; ×1.10 PocketSphinx kws)")."""
+    """How the targets table shows one system's measurement ("0.019 alone (0.018–0.020 over 3; ×1.10 PocketSphinx kws)"),
+    start-up taken off (see the module's doc)."""
     if alone is None or alone.median is None or alone.spread is None:
         return "not measured"
     low, high = alone.spread
