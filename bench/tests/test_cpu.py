@@ -108,6 +108,22 @@ class Step(unittest.TestCase):
         with mock.patch.object(runners, "execute", execute):
             self.assertEqual(cpu.rate(run, cut, ("startup", "s.wav", 1.0), "ears", "python3", "."), (0.02, 1.0))
 
+    def test_a_configuration_whose_process_fails_is_left_out_and_the_others_measured(self) -> None:
+        with tempfile.TemporaryDirectory() as d:
+            ears, log = fake_ears(d)
+            # A stand-in that fails when given the broken configuration's argument, as a scan
+            # whose models lack a phrase does; the other configuration still runs.
+            script = open(ears).read().replace("#!/bin/sh\n", "#!/bin/sh\ncase \"$*\" in *--broken*) echo 'no model' >&2; exit 3;; esac\n", 1)
+            with open(ears, "w") as f:
+                f.write(script)
+            notes: list[str] = []
+            measured = cpu.measure(ears, [("ears", []), ("ears broken", ["--broken"])], ["alexa"],
+                                   negative_and_positive(d), d, "python3", lambda *a: notes.append(" ".join(map(str, a))),
+                                   seconds=1.0, repeats=2)
+            self.assertEqual([m.system for m in measured], ["ears"])
+            self.assertEqual(len(measured[0].cpu_per_audio_s), 2)
+            self.assertTrue(any("not measured for ears broken" in n and "no model" in n for n in notes))
+
     def test_a_run_without_negative_streams_measures_nothing(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             ears, log = fake_ears(d)
