@@ -36,11 +36,11 @@ package enum DetectorFactory {
     /// dictionary has them. The generator scans the dictionary once whatever
     /// the count; spelling the extra neighbours costs about 0.04 CPU s per
     /// phrase when the engines load (release build, five phrases: `ears
-    /// scan` of a second of silence 1.07 → 1.29 CPU s). A phrase's cheapest neighbours mostly change its short
-    /// words ("hee cordelia", "okey nabu"), which `distinct` drops: from the
-    /// first 60, "okay nabu" kept none (all cost under 1.2), so its
-    /// candidates met no competitor; from 1,000 it keeps 20 ("okay not",
-    /// "okay knock", "okay neighbor", …).
+    /// scan` of a second of silence 1.07 → 1.29 CPU s). A phrase's cheapest
+    /// neighbours mostly change its short words ("hee cordelia", "okey
+    /// nabu"), which `distinct` drops: from the first 60, "okay nabu" kept
+    /// none (all cost under 1.2), so its candidates met no competitor; from
+    /// 1,000 it keeps 20 ("okay not", "okay knock", "okay neighbor", …).
     package static let neighboursConsidered = 1000
 
     /// The sound-alikes of each configured phrase (phrase text → alikes),

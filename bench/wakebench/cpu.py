@@ -22,7 +22,9 @@ import wave
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from . import config, runners, streams
+import numpy as np
+
+from . import audio, config, runners, streams
 
 # How many phrases the target counts ("CPU s per audio s, 3 phrases, continuous speech").
 PHRASE_COUNT = 3
@@ -145,12 +147,7 @@ def measure(ears: str, ears_configs: list[tuple[str, list[str]]], phrases: list[
 def silence(work: str, seconds: float) -> tuple[str, str, float]:
     """(name, wav, seconds) of `seconds` of digital silence in `work`: what a process reads to start up."""
     path = os.path.join(work, f"cpu-startup-{seconds:g}s.wav")
-    with wave.open(path + ".tmp", "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(b"\0\0" * int(seconds * 16000))
-    os.replace(path + ".tmp", path)
+    audio.write_wav(path, np.zeros(int(seconds * audio.RATE), dtype=np.float32))
     return ("startup", path, seconds)
 
 
