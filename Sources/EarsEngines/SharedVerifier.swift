@@ -28,8 +28,9 @@ final class SharedVerifier: WakeVerifier, @unchecked Sendable {
         self.verifier = verifier
     }
 
-    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
-        lock.withLock { _ in verifier.measure(phrase: phrase, audio: audio, decided: decided) }
+    func measure(phrase: String, audio: [Int16], hopeless: ((Double) -> Bool)?,
+                 decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+        lock.withLock { _ in verifier.measure(phrase: phrase, audio: audio, hopeless: hopeless, decided: decided) }
     }
 
     func releaseIdleMemory() -> Bool {

@@ -129,7 +129,8 @@ package final class PocketSphinxVerifier: WakeVerifier {
         "#JSGF V1.0;\ngrammar wake;\npublic <wake> = " + alternatives.joined(separator: " | ") + ";\n"
     }
 
-    package func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+    package func measure(phrase: String, audio: [Int16], hopeless: ((Double) -> Bool)?,
+                         decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         let words = TextNormalizer.words(phrase).joined(separator: " ")
         guard let search = searches[words] else { return nil }
         guard audio.count >= Self.shortestWindowSamples else {
@@ -141,6 +142,15 @@ package final class PocketSphinxVerifier: WakeVerifier {
         do throws(TranscriberError) {
             let loop = try decode(audio, search: "_default")
             let heardPhones = loop.text.split(separator: " ").map(String.init).filter { PocketSphinxPhones.known.contains($0) }
+            let phoneMatch = PhoneAlignment.match(expected: search.phones, heard: heardPhones)
+            let expectedSeconds = Double(search.phones.count) * Self.secondsPerPhone
+            // Most candidates in ordinary speech are ruled out by their
+            // phones alone: the three searches and the transcript after
+            // this one are then skipped (most of the acoustic route's CPU).
+            if let hopeless, hopeless(phoneMatch) {
+                return .unmeasured(frames: max(loop.frames, 1), loopScore: Double(loop.score) * Self.naturalLogPerUnit,
+                                   phoneMatch: phoneMatch, expectedSeconds: expectedSeconds)
+            }
             let alone = try decode(audio, search: search.phraseSearch)
             let phraseFrames = alone.text.isEmpty ? 0 : wordFrames()
             var competitor: Double?
@@ -156,10 +166,10 @@ package final class PocketSphinxVerifier: WakeVerifier {
                 phraseScore: alone.text.isEmpty ? -.infinity : Double(alone.score) * Self.naturalLogPerUnit,
                 loopScore: Double(loop.score) * Self.naturalLogPerUnit,
                 competitorScore: competitor,
-                phoneMatch: PhoneAlignment.match(expected: search.phones, heard: heardPhones),
+                phoneMatch: phoneMatch,
                 textMatch: nil,
                 phraseSeconds: Double(phraseFrames) / 100,
-                expectedSeconds: Double(search.phones.count) * Self.secondsPerPhone,
+                expectedSeconds: expectedSeconds,
                 competitorWins: competitorWins)
             // The transcript costs most (~0.2 CPU s a window): skip it when
             // the rest already decides.

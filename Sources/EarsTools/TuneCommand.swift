@@ -318,7 +318,8 @@ final class TuneObservations {
 /// judge of a file from that measurement. Complete evidence decides on the
 /// same side of any threshold as the early-stopped evidence `scan` uses
 /// (`VerifierCalibration.decides` stops only when the transcript cannot
-/// change the decision), so each judge still decides as `scan` would.
+/// change the decision, and `highestScore` with the phone match only when
+/// nothing after it can), so each judge still decides as `scan` would.
 final class MeasuredVerifier: WakeVerifier {
     private struct Key: Hashable {
         var phrase: String
@@ -330,10 +331,11 @@ final class MeasuredVerifier: WakeVerifier {
 
     init(_ inner: any WakeVerifier) { self.inner = inner }
 
-    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+    func measure(phrase: String, audio: [Int16], hopeless: ((Double) -> Bool)?,
+                 decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         let key = Key(phrase: phrase, audio: audio)
         if let evidence = measured[key] { return evidence }
-        let evidence = inner.measure(phrase: phrase, audio: audio, decided: nil)
+        let evidence = inner.measure(phrase: phrase, audio: audio, hopeless: nil, decided: nil)
         measured[key] = evidence
         return evidence
     }

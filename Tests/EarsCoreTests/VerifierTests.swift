@@ -97,15 +97,59 @@ import EarsConfig
         }
         #expect(bound < 1, "the spotter's score limits it")
     }
+
+    @Test("with the phone match measured, no later measurement scores above the bound, and the unmeasured evidence is under it",
+          arguments: [0.0, 0.3, 0.6, 1.0])
+    func theBoundWithPhonesKnownHoldsForEveryLaterMeasurement(phones: Double) {
+        let calibration = VerifierCalibration.fitted
+        let spot = 0.0
+        let bound = calibration.highestScore(spotScore: spot, phoneMatch: phones)
+        #expect(bound <= calibration.highestScore(spotScore: spot) + 1e-12)
+        for phrase in [-Double.infinity, -1400, -1000, -600] {
+            for competitor in [nil, -1400.0, -900, -500] as [Double?] {
+                for text in [nil, 0.0, 0.5, 1.0] as [Double?] {
+                    for seconds in [0.0, 0.3, 0.8, 2.5] {
+                        let evidence = VerifierEvidence(frames: 100, phraseScore: phrase, loopScore: -1000, competitorScore: competitor,
+                                                        phoneMatch: phones, textMatch: text, phraseSeconds: seconds, expectedSeconds: 0.8)
+                        #expect(calibration.score(VerifierCalibration.features(evidence, spotScore: spot)) <= bound + 1e-12)
+                    }
+                }
+            }
+        }
+        let unmeasured = VerifierEvidence.unmeasured(frames: 100, loopScore: -1000, phoneMatch: phones, expectedSeconds: 0.8)
+        #expect(calibration.score(VerifierCalibration.features(unmeasured, spotScore: spot)) <= bound)
+        #expect(unmeasured.textMatch == nil && !unmeasured.competitorWins)
+    }
+
+    @Test("a phone loop that heard none of the phrase's phones rules out a candidate the spotter alone could not")
+    func poorPhonesLowerTheBound() {
+        // The spotter's score alone leaves room; phones weighted 4 decide.
+        let calibration = VerifierCalibration(bias: -3, weights: [0, 0, 0, 4, 0, 0])
+        #expect(calibration.highestScore(spotScore: nil) > 0.5)
+        #expect(calibration.highestScore(spotScore: nil, phoneMatch: 0.2) < 0.5)
+        #expect(calibration.highestScore(spotScore: nil, phoneMatch: 0.9) > 0.5)
+    }
 }
 
 /// A verifier that answers what the test says, and records the windows it was given.
 final class ScriptedVerifier: WakeVerifier {
     var answer: VerifierEvidence?
     private(set) var windows: [[Int16]] = []
+    /// Whether the last `measure` was given a `hopeless` question.
+    private(set) var askedHopeless = false
+    /// Candidates `hopeless` stopped after the phone loop.
+    private(set) var stoppedEarly = 0
     init(answer: VerifierEvidence?) { self.answer = answer }
-    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+    func measure(phrase: String, audio: [Int16], hopeless: ((Double) -> Bool)?,
+                 decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
         windows.append(audio)
+        askedHopeless = hopeless != nil
+        // As the real verifier does: the phone loop first, then stop if hopeless.
+        if let answer, let hopeless, hopeless(answer.phoneMatch) {
+            stoppedEarly += 1
+            return .unmeasured(frames: answer.frames, loopScore: answer.loopScore, phoneMatch: answer.phoneMatch,
+                               expectedSeconds: answer.expectedSeconds)
+        }
         return answer
     }
 }
@@ -158,6 +202,32 @@ final class ScriptedVerifier: WakeVerifier {
                                   threshold: 0.5, calibration: calibration, onCandidate: { recorded.append($0) })
         #expect(recording.consider(hopeless, ear: try ear(seconds: 3.0)) == nil)
         #expect(verifier.windows.count == 1 && recorded.count == 1, "the fitting script gets every candidate's features")
+    }
+
+    @Test("a candidate whose phones already rule it out stops the verifier after its phone loop and is refused, unless candidates are recorded")
+    func aCandidateRuledOutByItsPhonesIsNotMeasuredFurther() throws {
+        // Phones weighted 4, llr 0.1, bias −3: a phone match of 0.1 reaches
+        // σ(−3 + 0.1·10 + 0.4) = σ(−1.6) at most; the strong evidence scores σ(0.8).
+        let calibration = VerifierCalibration(bias: -3, weights: [0, 0.1, 0, 4, 0, 0])
+        var poorPhones = Self.strong
+        poorPhones.phoneMatch = 0.1
+        let verifier = ScriptedVerifier(answer: poorPhones)
+        let judge = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                              threshold: 0.5, calibration: calibration)
+        #expect(judge.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)) == nil)
+        #expect(verifier.askedHopeless && verifier.stoppedEarly == 1 && judge.refused == 1)
+
+        // Good phones: measured in full, and it wakes.
+        verifier.answer = Self.strong
+        let woken = judge.consider(spotted(at: 2.5), ear: try ear(seconds: 3.0))
+        #expect(woken != nil && verifier.stoppedEarly == 1)
+
+        var recorded: [WakeJudge.Candidate] = []
+        let recording = WakeJudge(detector: WakeDetector(phrases: [WakePhrase(text: "hey cordelia")]), verifier: verifier,
+                                  threshold: 0.5, calibration: calibration, onCandidate: { recorded.append($0) })
+        verifier.answer = poorPhones
+        #expect(recording.consider(spotted(at: 2.0), ear: try ear(seconds: 3.0)) == nil)
+        #expect(!verifier.askedHopeless && recorded.count == 1, "the fitting script gets every feature measured")
     }
 
     @Test("a candidate the verifier scores under the threshold does not wake and is counted as refused")

@@ -3,8 +3,9 @@ import Testing
 import EarsCore
 @testable import EarsPocketSphinx
 
-/// The verifier's transcript search on the real en-us model and a phrase
-/// said by flite: loaded when a window first needs it, freed when idle.
+/// The verifier on the real en-us model and a phrase said by flite: where
+/// it stops measuring, and its transcript search, loaded when a window
+/// first needs it and freed when idle.
 @Suite(.serialized) struct VerifierTranscriptTests {
     /// A clock the test moves by hand, seconds.
     final class ManualClock: @unchecked Sendable {
@@ -50,6 +51,22 @@ import EarsCore
         let whole = try #require(verifier.measure(phrase: "hey jarvis", audio: audio, decided: nil))
         #expect(whole.textMatch != nil)
         #expect(verifier.transcript.isLoaded && verifier.transcript.loads == 1)
+    }
+
+    @Test("a window its phone loop rules out is searched no further: the loop's own figures, the worst for the rest")
+    func aHopelessWindowStopsAfterThePhoneLoop() throws {
+        let clock = ManualClock()
+        let verifier = try Self.verifier(clock: clock, idleSeconds: 60)
+        let audio = try Self.said("hey jarvis")
+        let whole = try #require(verifier.measure(phrase: "hey jarvis", audio: audio, hopeless: { _ in false }, decided: { _ in true }))
+        var asked: [Double] = []
+        let early = try #require(verifier.measure(phrase: "hey jarvis", audio: audio, hopeless: { asked.append($0); return true },
+                                                  decided: { _ in Issue.record("asked after stopping"); return false }))
+        #expect(asked == [whole.phoneMatch])
+        #expect(early.phoneMatch == whole.phoneMatch && early.loopScore == whole.loopScore && early.frames == whole.frames)
+        #expect(whole.phraseScore.isFinite && early.phraseScore == -.infinity)
+        #expect(early.competitorScore == nil && early.textMatch == nil && early.phraseSeconds == 0)
+        #expect(!verifier.transcript.isLoaded)
     }
 
     @Test("an unused transcript search is freed after its idle time, and a reload measures the same")

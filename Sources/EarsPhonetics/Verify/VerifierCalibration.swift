@@ -69,11 +69,19 @@ package struct VerifierCalibration: Sendable, Equatable {
     /// before the verifier measures anything) can reach, whatever the
     /// measurements: every other feature at the end of its range its weight
     /// favours. A candidate under the threshold here needs no measuring.
-    package func highestScore(spotScore: Double?) -> Double {
+    /// With `phoneMatch` (the verifier's first search, the free phone loop)
+    /// that feature is the measured one: a candidate under the threshold
+    /// then needs no further search.
+    package func highestScore(spotScore: Double?, phoneMatch: Double? = nil) -> Double {
         var favoured = zip(weights, Self.featureRanges).map { weight, range in weight >= 0 ? range.upperBound : range.lowerBound }
         favoured[0] = Self.clamped(spotScore ?? 0)
+        // Clamped as `features` clamps it, so the bound uses the very feature the score will.
+        if let phoneMatch { favoured[Self.phonesIndex] = Self.clamped(phoneMatch) }
         return score(favoured)
     }
+
+    /// Where the phone-loop match sits in `featureNames`.
+    private static let phonesIndex = featureNames.firstIndex(of: "phones")!
 
     /// 1 / (1 + e^−(bias + Σ weight × feature)), 0…1: the logistic this
     /// calibration and the fusion's (`FusionCalibration`) score with.

@@ -167,7 +167,8 @@ package final class WakeJudge {
         // fitting script needs every feature); otherwise a candidate that no
         // measurement could lift to the threshold is refused unmeasured
         // (the verifier's four searches are most of the acoustic route's CPU),
-        // and the verifier may stop once the decision cannot change.
+        // and the verifier may stop once the decision cannot change: after
+        // its first search (`hopeless`) or before the transcript (`decided`).
         if onCandidate == nil, calibration.highestScore(spotScore: spotScore) < threshold {
             detector = before
             refused += 1
@@ -180,7 +181,14 @@ package final class WakeJudge {
             calibration.decides(partial, spotScore: spotScore, threshold: threshold)
                 && sure.map { calibration.decides(partial, spotScore: spotScore, threshold: $0) } ?? true
         }
-        guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio, decided: decided) else { return wake }
+        // After the phone loop: no later measurement can lift the score to
+        // the threshold (the sure score only matters above it).
+        let hopeless: ((Double) -> Bool)? = onCandidate != nil ? nil : { phoneMatch in
+            calibration.highestScore(spotScore: spotScore, phoneMatch: phoneMatch) < threshold
+        }
+        guard let evidence = verifier.measure(phrase: wake.phrase, audio: audio, hopeless: hopeless, decided: decided) else {
+            return wake
+        }
         let features = VerifierCalibration.features(evidence, spotScore: piece.spotScore)
         let score = calibration.score(features)
         let accepted = score >= threshold && !evidence.competitorWins

@@ -13,7 +13,13 @@ package protocol WakeVerifier: AnyObject {
     /// measure gives the worst evidence. `decided`, when given, is asked
     /// before the costliest measurement (the transcript): if it answers true
     /// for the evidence so far, that evidence is returned with `textMatch` nil.
-    func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence?
+    /// `hopeless`, when given, is asked right after the first search (the
+    /// free phone loop) with its phone match (0…1): if it answers true, the
+    /// other searches are skipped and the evidence returned is the worst for
+    /// everything unmeasured (`VerifierEvidence.unmeasured`), so whatever
+    /// judged it hopeless refuses it.
+    func measure(phrase: String, audio: [Int16], hopeless: ((Double) -> Bool)?,
+                 decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence?
     /// Frees what the verifier loads on demand and has not used for a
     /// while (PocketSphinx's transcript search); returns whether it freed
     /// anything. Called from time to time by the daemon, never while
@@ -23,6 +29,12 @@ package protocol WakeVerifier: AnyObject {
 
 extension WakeVerifier {
     package func releaseIdleMemory() -> Bool { false }
+
+    /// `measure(phrase:audio:hopeless:decided:)` with every search run
+    /// (up to the transcript, which `decided` may still skip).
+    package func measure(phrase: String, audio: [Int16], decided: ((VerifierEvidence) -> Bool)?) -> VerifierEvidence? {
+        measure(phrase: phrase, audio: audio, hopeless: nil, decided: decided)
+    }
 }
 
 /// What a verifier measured on one candidate window. Numbers only: no audio,
@@ -62,6 +74,18 @@ package struct VerifierEvidence: Sendable, Equatable {
         self.textMatch = textMatch
         self.phraseSeconds = phraseSeconds
         self.expectedSeconds = expectedSeconds
+    }
+
+    /// Evidence of a window whose phrase path was not searched, because the
+    /// phone loop alone already ruled it out (`WakeVerifier.measure`'s
+    /// `hopeless`): the phrase scores −∞, no sound-alike and no transcript
+    /// were measured, and the phrase spent no time in its words. Every
+    /// feature of it is at or below where `VerifierCalibration.highestScore`
+    /// puts it, so it scores no higher than that bound.
+    package static func unmeasured(frames: Int, loopScore: Double, phoneMatch: Double,
+                                   expectedSeconds: Double) -> VerifierEvidence {
+        VerifierEvidence(frames: frames, phraseScore: -.infinity, loopScore: loopScore, competitorScore: nil,
+                         phoneMatch: phoneMatch, textMatch: nil, phraseSeconds: 0, expectedSeconds: expectedSeconds)
     }
 
     /// The verifier's own answer to "did a sound-alike explain the window
