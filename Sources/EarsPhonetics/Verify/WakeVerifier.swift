@@ -79,9 +79,10 @@ package struct VerifierEvidence: Sendable, Equatable {
     /// Evidence of a window whose phrase path was not searched, because the
     /// phone loop alone already ruled it out (`WakeVerifier.measure`'s
     /// `hopeless`): the phrase scores −∞, no sound-alike and no transcript
-    /// were measured, and the phrase spent no time in its words. Every
-    /// feature of it is at or below where `VerifierCalibration.highestScore`
-    /// puts it, so it scores no higher than that bound.
+    /// were measured, and the phrase spent no time in its words. Whatever
+    /// the weights' signs, each feature's term in the score is at most its
+    /// term in `VerifierCalibration.highestScore` with the same phone match,
+    /// so it scores no higher than that bound.
     package static func unmeasured(frames: Int, loopScore: Double, phoneMatch: Double,
                                    expectedSeconds: Double) -> VerifierEvidence {
         VerifierEvidence(frames: frames, phraseScore: -.infinity, loopScore: loopScore, competitorScore: nil,
