@@ -121,6 +121,19 @@ import EarsConfig
         #expect(unmeasured.textMatch == nil && !unmeasured.competitorWins)
     }
 
+    @Test("the unmeasured evidence stays under the bound whatever the signs of the weights",
+          arguments: [[1.0, 1, 1, 1, 1, 1], [-1.0, -1, -1, -1, -1, -1], [100.0, -0.5, 0.5, 3, -2, 0.2]])
+    func theUnmeasuredEvidenceIsUnderTheBoundForAnyWeights(weights: [Double]) {
+        let calibration = VerifierCalibration(bias: 0.3, weights: weights)
+        for phones in [0.0, 0.4, 1.0] {
+            let unmeasured = VerifierEvidence.unmeasured(frames: 80, loopScore: -700, phoneMatch: phones, expectedSeconds: 0.6)
+            for spot in [nil, -0.004, 0.002] as [Double?] {
+                let score = calibration.score(VerifierCalibration.features(unmeasured, spotScore: spot))
+                #expect(score <= calibration.highestScore(spotScore: spot, phoneMatch: phones) + 1e-12)
+            }
+        }
+    }
+
     @Test("a phone loop that heard none of the phrase's phones rules out a candidate the spotter alone could not")
     func poorPhonesLowerTheBound() {
         // The spotter's score alone leaves room; phones weighted 4 decide.
