@@ -64,15 +64,6 @@ package struct HeadTrainer: Sendable {
         package var channelMaskChance: Float = 0
         /// Widest band of channels one mask covers (1…this, uniformly).
         package var channelMaskMaxBand = 12
-        /// Probability that a positive training window is, for one step,
-        /// mixed with another positive drawn at random: `λ·this + (1 − λ)·other`
-        /// (normalised windows, the same steps of both: each ends on its
-        /// phrase), λ uniform in `positiveMixLowest…1`. Two voices' phrases
-        /// mixed in the embedding space are a speaker the engines lack, as
-        /// mixup interpolates examples; the label stays 1 (0: none).
-        package var positiveMixChance: Float = 0
-        /// The lowest share the window itself keeps in a mix (0.5…1).
-        package var positiveMixLowest: Float = 0.5
         /// Weight of a positive relative to a negative; nil balances the classes
         /// (total positive weight equals total negative weight).
         package var positiveWeight: Float? = nil
@@ -176,7 +167,6 @@ package struct HeadTrainer: Sendable {
         }
 
         var state = BatchState(head: head, batchSize: s.batchSize)
-        state.positives = s.positiveMixChance > 0 ? examples.indices.filter { examples[$0].label == 1 } : []
         var order = Array(examples.indices)
         var best = head
         var bestMeasure = Float.infinity
@@ -323,11 +313,6 @@ package struct HeadTrainer: Sendable {
 /// Adam's moments, allocated once per run.
 struct BatchState {
     var input: [Float]
-    /// The training set's positive examples (indices), mixed with when
-    /// `positiveMixChance` > 0; empty otherwise.
-    var positives: [Int] = []
-    /// One normalised window, the partner of a mix.
-    var partner: [Float]
     /// The convolution's unrolled input (`WakeHead.forward`), empty without one.
     var columns: [Float]
     var activations: [[Float]]
@@ -342,7 +327,6 @@ struct BatchState {
 
     init(head: WakeHead, batchSize: Int) {
         input = [Float](repeating: 0, count: batchSize * head.inputCount)
-        partner = [Float](repeating: 0, count: head.inputCount)
         columns = [Float](repeating: 0, count: batchSize * head.columnsPerWindow)
         activations = head.layers.indices.map { [Float](repeating: 0, count: batchSize * head.activationWidth($0)) }
         masks = activations
@@ -380,14 +364,6 @@ struct BatchState {
         }
     }
 
-    /// Replaces row `row` of `input` (rows of `width` values) by
-    /// `share·row + (1 − share)·partner`.
-    static func mix(_ input: inout [Float], row: Int, width: Int, with partner: [Float], share: Float) {
-        precondition(partner.count == width, "a partner of \(partner.count) values, expected \(width)")
-        let base = row * width
-        for i in 0..<width { input[base + i] = share * input[base + i] + (1 - share) * partner[i] }
-    }
-
     /// One Adam step on `batch`; returns the batch's mean weighted loss.
     mutating func step(head: inout WakeHead, examples: [WakeExample], batch: ArraySlice<Int>,
                        weight: (WakeExample) -> Float, settings s: HeadTrainer.Settings, step: Int,
@@ -407,25 +383,6 @@ struct BatchState {
                         target.update(from: w.baseAddress!, count: inputs)
                     }
                 }
-            }
-        }
-
-        if s.positiveMixChance > 0, !positives.isEmpty {
-            for (r, index) in batch.enumerated() where examples[index].label == 1 {
-                guard generator.unitFloat() < s.positiveMixChance else { continue }
-                let other = examples[positives[generator.index(below: positives.count)]].window
-                other.withUnsafeBufferPointer { w in
-                    partner.withUnsafeMutableBufferPointer { p in
-                        if head.normalizes {
-                            head.normalize(w.baseAddress!, into: p.baseAddress!, rows: 1)
-                        } else {
-                            p.baseAddress!.update(from: w.baseAddress!, count: inputs)
-                        }
-                    }
-                }
-                let lowest = min(max(s.positiveMixLowest, 0.5), 1)
-                let share = lowest + (1 - lowest) * generator.unitFloat()
-                Self.mix(&input, row: r, width: inputs, with: partner, share: share)
             }
         }
 

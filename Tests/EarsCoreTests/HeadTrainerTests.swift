@@ -227,25 +227,4 @@ import Testing
         #expect(plain.layers[0].weights == again.layers[0].weights)
         #expect(plain.layers[0].weights != changed.layers[0].weights)
     }
-
-    @Test func aMixedRowIsTheShareOfItselfAndTheRestOfItsPartnerAndNothingElseMoves() {
-        // Two rows of 3 values; row 1 mixed with a partner, keeping 0.75 of itself.
-        var input: [Float] = [1, 2, 3, 4, 8, 12]
-        BatchState.mix(&input, row: 1, width: 3, with: [0, 4, 20], share: 0.75)
-        #expect(input == [1, 2, 3, 3, 7, 14])
-    }
-
-    @Test func mixingPositivesChangesTrainingAndNoMixChanceLeavesItAsItWas() {
-        let train = Self.toySet(count: 64, seed: 3)
-        var settings = Self.toySettings()
-        settings.epochs = 3
-        let plain = HeadTrainer(settings: settings).train(examples: train)
-        settings.positiveMixChance = 1
-        let mixed = HeadTrainer(settings: settings).train(examples: train)
-        settings.positiveMixChance = 0
-        let again = HeadTrainer(settings: settings).train(examples: train)
-        #expect(plain.head.layers[0].weights == again.head.layers[0].weights)
-        #expect(plain.head.layers[0].weights != mixed.head.layers[0].weights)
-        #expect(mixed.report.positives == plain.report.positives, "a mix keeps its label: the set's counts are the same")
-    }
 }

@@ -59,10 +59,6 @@ final class PhraseTrainer {
     /// 1–12 of the 96 channels, is set to the training mean for one step.
     static let embeddingMaskChance: Float = 0
     static let channelMaskChance: Float = 0
-    /// Positives mixed with another positive for one step
-    /// (`HeadTrainer.Settings.positiveMixChance`): speakers between the
-    /// engines' speakers.
-    static let positiveMixChance: Float = 0.5
 
     /// The plan's budget for `minutes` of wall time.
     static func budget(minutes: Double) -> TrainingBudget {
@@ -196,7 +192,6 @@ final class PhraseTrainer {
         trainer.settings.weightDecay = Self.weightDecay
         trainer.settings.embeddingMaskChance = Self.embeddingMaskChance
         trainer.settings.channelMaskChance = Self.channelMaskChance
-        trainer.settings.positiveMixChance = Self.positiveMixChance
         let rounds = 1 + Self.ensembleSize
         let first = try train(trainer, examples: examples, validation: validation, round: 1, of: rounds)
 
