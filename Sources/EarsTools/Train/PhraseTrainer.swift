@@ -98,7 +98,7 @@ final class PhraseTrainer {
     static let clipsPerSoundAlike = 80
     /// Heads trained from different seeds on the mined windows and joined
     /// (`WakeHeadEnsemble`: the mean of their logits).
-    static let ensembleSize = 5
+    static let ensembleSize = 3
     /// Lead before the speech of a phrase-like clip: the window (1.28 s) plus
     /// the front end's start-up must fit before the phrase ends.
     static let phraseLeadSeconds: ClosedRange<Double> = 1.4...2.2
