@@ -20,11 +20,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from wakebench import cpu, runners, streams  # noqa: E402
+from wakebench import config, cpu, runners, streams  # noqa: E402
 
 # The negative streams the target's measurement reads (wakebench/cpu.py reads every one).
 NEGATIVE_STREAMS = ["neg-clean", "neg-pink10", "neg-talk"]
-PHRASES = ["hey jarvis", "alexa", "hey mycroft", "okay nabu", "hey cordelia"]
 
 
 def negative_streams(store: str) -> list[streams.Stream]:
@@ -50,7 +49,7 @@ def main(argv: list[str]) -> None:
     cut = cpu.stretches(negative_streams(a.store), work, a.seconds)
     startup = cpu.silence(work, cpu.STARTUP_S)
     configs = [("ears", [])] + ([("ears trained", ["--models-dir", a.models_dir])] if a.models_dir else [])
-    runs = [r for r in runners.plan(cpu.phrases_for(PHRASES), configs, [], peers=False, trained_sweep=[])
+    runs = [r for r in runners.plan(cpu.phrases_for(config.PHRASES), configs, [], peers=False, trained_sweep=[])
             if r.default is not None]
     reference = next(r for r in runs if r.family == cpu.REFERENCE_FAMILY)
     builds = {"before": os.path.abspath(a.before), "after": os.path.abspath(a.after)}
