@@ -27,7 +27,8 @@ package enum WakeHeadEnsemble {
             guard head.windowEmbeddings == first.windowEmbeddings, head.dimension == first.dimension else {
                 return "the heads read different windows"
             }
-            guard head.leak == first.leak, head.featureMean == first.featureMean, head.featureScale == first.featureScale else {
+            guard head.leak == first.leak, head.featureMean == first.featureMean, head.featureScale == first.featureScale,
+                  head.windowStandardizationFloor == first.windowStandardizationFloor else {
                 return "the heads normalise or rectify differently"
             }
             guard head.layers.count == first.layers.count else { return "the heads have different depths" }
@@ -52,8 +53,10 @@ package enum WakeHeadEnsemble {
                 layers.append(blockDiagonal(members))
             }
         }
-        return WakeHead(windowEmbeddings: first.windowEmbeddings, dimension: first.dimension, layers: layers,
-                        leak: first.leak, featureMean: first.featureMean, featureScale: first.featureScale)
+        var joined = WakeHead(windowEmbeddings: first.windowEmbeddings, dimension: first.dimension, layers: layers,
+                              leak: first.leak, featureMean: first.featureMean, featureScale: first.featureScale)
+        joined.windowStandardizationFloor = first.windowStandardizationFloor
+        return joined
     }
 
     /// First layers that read the same inputs: their rows one after another.
