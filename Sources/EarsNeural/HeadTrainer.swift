@@ -69,8 +69,6 @@ package struct HeadTrainer: Sendable {
         package var positiveWeight: Float? = nil
         /// Fit a per-dimension mean and scale on the training windows.
         package var normalize = true
-        /// `WakeHead.windowStandardizationFloor` of the trained head (0: off).
-        package var windowStandardizationFloor: Float = 0
         /// Epochs without improvement before stopping (0: never stop early).
         package var patience = 6
         package var selection = Selection.validationLoss
@@ -148,7 +146,6 @@ package struct HeadTrainer: Sendable {
                                         generator: &generator)
         if s.normalize, !examples.isEmpty {
             (head.featureMean, head.featureScale) = Self.fitNormalization(examples, dimension: s.dimension)
-            head.windowStandardizationFloor = s.windowStandardizationFloor
         }
 
         // Class weights, normalised so the mean training weight is 1.

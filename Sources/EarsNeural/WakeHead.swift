@@ -57,13 +57,6 @@ package struct WakeHead: Sendable, Equatable {
     /// Embeddings one kernel of the first layer reads (a temporal
     /// convolution), or 0 when the first layer reads the whole window.
     package let kernelEmbeddings: Int
-    /// With normalisation: each dimension of a window is, after the
-    /// per-dimension normalisation, standardised over the window's
-    /// `windowEmbeddings` steps — its mean over the window taken away, then
-    /// divided by its standard deviation over the window plus this floor
-    /// (in normalised units) — so what is constant across a window (much of
-    /// a speaker's and a channel's colour) is not seen. 0: off.
-    package var windowStandardizationFloor: Float = 0
 
     package init(windowEmbeddings: Int, dimension: Int, layers: [Layer], leak: Float = 0,
                 featureMean: [Float] = [], featureScale: [Float] = [], kernelEmbeddings: Int = 0) {
@@ -271,8 +264,7 @@ package struct WakeHead: Sendable, Equatable {
         }
     }
 
-    /// Writes `rows` normalised windows from `source` into `target`
-    /// (then standardised over each window when `windowStandardizationFloor` > 0).
+    /// Writes `rows` normalised windows from `source` into `target`.
     func normalize(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, rows: Int) {
         featureMean.withUnsafeBufferPointer { mean in
             featureScale.withUnsafeBufferPointer { scale in
@@ -283,23 +275,6 @@ package struct WakeHead: Sendable, Equatable {
                     }
                     offset += dimension
                 }
-            }
-        }
-        guard windowStandardizationFloor > 0 else { return }
-        let steps = windowEmbeddings, floor = windowStandardizationFloor
-        for row in 0..<rows {
-            let window = target + row * inputCount
-            for d in 0..<dimension {
-                var sum: Float = 0
-                for t in 0..<steps { sum += window[t * dimension + d] }
-                let average = sum / Float(steps)
-                var squares: Float = 0
-                for t in 0..<steps {
-                    let centred = window[t * dimension + d] - average
-                    squares += centred * centred
-                }
-                let factor = 1 / ((squares / Float(steps)).squareRoot() + floor)
-                for t in 0..<steps { window[t * dimension + d] = (window[t * dimension + d] - average) * factor }
             }
         }
     }

@@ -27,8 +27,7 @@ package enum WakeHeadEnsemble {
             guard head.windowEmbeddings == first.windowEmbeddings, head.dimension == first.dimension else {
                 return "the heads read different windows"
             }
-            guard head.leak == first.leak, head.featureMean == first.featureMean, head.featureScale == first.featureScale,
-                  head.windowStandardizationFloor == first.windowStandardizationFloor else {
+            guard head.leak == first.leak, head.featureMean == first.featureMean, head.featureScale == first.featureScale else {
                 return "the heads normalise or rectify differently"
             }
             guard head.layers.count == first.layers.count else { return "the heads have different depths" }
@@ -53,10 +52,8 @@ package enum WakeHeadEnsemble {
                 layers.append(blockDiagonal(members))
             }
         }
-        var joined = WakeHead(windowEmbeddings: first.windowEmbeddings, dimension: first.dimension, layers: layers,
-                              leak: first.leak, featureMean: first.featureMean, featureScale: first.featureScale)
-        joined.windowStandardizationFloor = first.windowStandardizationFloor
-        return joined
+        return WakeHead(windowEmbeddings: first.windowEmbeddings, dimension: first.dimension, layers: layers,
+                        leak: first.leak, featureMean: first.featureMean, featureScale: first.featureScale)
     }
 
     /// First layers that read the same inputs: their rows one after another.

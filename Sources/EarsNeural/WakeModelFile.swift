@@ -27,9 +27,6 @@ package enum WakeModelFile {
     package static let magic: [UInt8] = [0x89, 0x45, 0x57, 0x41, 0x4B, 0x45, 0x0D, 0x0A]
     /// The newest format this build writes and reads (it reads 1 and 2).
     package static let version: UInt32 = 2
-    /// The format of a head standardised over its window: after the leak, the
-    /// kernel (UInt32, 0 for none) and `windowStandardizationFloor` (Float32).
-    package static let standardizedVersion: UInt32 = 3
     /// The format of a head without a temporal convolution.
     package static let plainVersion: UInt32 = 1
     /// Magic, version, payload length, checksum.
@@ -45,10 +42,7 @@ package enum WakeModelFile {
         w.u32(head.windowEmbeddings)
         w.u32(head.dimension)
         w.float(head.leak)
-        let fileVersion = head.windowStandardizationFloor > 0 ? standardizedVersion
-            : head.kernelEmbeddings > 0 ? version : plainVersion
-        if fileVersion != plainVersion { w.u32(head.kernelEmbeddings) }
-        if fileVersion == standardizedVersion { w.float(head.windowStandardizationFloor) }
+        if head.kernelEmbeddings > 0 { w.u32(head.kernelEmbeddings) }
         w.u32(head.layers.count)
         for layer in head.layers {
             w.u32(layer.inputs)
@@ -77,7 +71,7 @@ package enum WakeModelFile {
         var file = Writer()
         file.bytes.reserveCapacity(headerSize + w.bytes.count)
         file.bytes.append(contentsOf: magic)
-        file.u32(Int(fileVersion))
+        file.u32(Int(head.kernelEmbeddings > 0 ? version : plainVersion))
         file.u32(w.bytes.count)
         file.u32(Int(CRC32.checksum(w.bytes[...])))
         file.bytes.append(contentsOf: w.bytes)
@@ -91,7 +85,7 @@ package enum WakeModelFile {
         guard bytes.prefix(magic.count).elementsEqual(magic) else { throw .wrongMagic }
         guard bytes.count >= headerSize else { throw .truncated }
         let found = littleEndian32(bytes, at: 8)
-        guard found == version || found == plainVersion || found == standardizedVersion else { throw .unsupportedVersion(found: found, expected: version) }
+        guard found == version || found == plainVersion else { throw .unsupportedVersion(found: found, expected: version) }
         let length = Int(littleEndian32(bytes, at: 12))
         guard bytes.count >= headerSize + length else { throw .truncated }
         guard bytes.count == headerSize + length else {
@@ -110,11 +104,7 @@ package enum WakeModelFile {
         let dimension = try r.count("dimension", limit: 65_536)
         let leak = try r.float()
         let kernelEmbeddings = found == plainVersion ? 0 : try r.count("kernel", limit: 4096)
-        guard found != version || kernelEmbeddings > 0 else { throw .malformed("a version 2 head has a kernel of 0 embeddings") }
-        let floor = found == standardizedVersion ? try r.float() : 0
-        guard floor.isFinite, floor >= 0, found != standardizedVersion || floor > 0 else {
-            throw .malformed("the window standardisation's floor is not a positive number")
-        }
+        guard found == plainVersion || kernelEmbeddings > 0 else { throw .malformed("a version 2 head has a kernel of 0 embeddings") }
         let layerCount = try r.count("layer count", limit: 64)
         var layers: [WakeHead.Layer] = []
         for _ in 0..<layerCount {
@@ -133,10 +123,8 @@ package enum WakeModelFile {
             throw .malformed(problem)
         }
         guard leak.isFinite else { throw .malformed("the leak is not a number") }
-        var head = WakeHead(windowEmbeddings: windowEmbeddings, dimension: dimension, layers: layers, leak: leak,
+        let head = WakeHead(windowEmbeddings: windowEmbeddings, dimension: dimension, layers: layers, leak: leak,
                             featureMean: mean, featureScale: scale, kernelEmbeddings: kernelEmbeddings)
-        guard floor == 0 || head.normalizes else { throw .malformed("a head standardised over its window must normalise") }
-        head.windowStandardizationFloor = floor
 
         var training = WakeModel.TrainingSummary()
         for _ in 0..<(try r.count("voices", limit: 100_000)) { training.voices.append(try r.string("voice")) }

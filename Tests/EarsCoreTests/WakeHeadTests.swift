@@ -41,30 +41,6 @@ import Testing
         #expect(abs(Double(score) - Self.sigmoid(4)) < 1e-6)
     }
 
-    @Test func standardisingOverTheWindowComputesEachDimensionsDeviationFromItsOwnMean() {
-        // Normalised as above: [2, 1, −2, 0] (step 1: [2, 1], step 2: [−2, 0]). Over the window,
-        // dimension 0 has mean 0, deviation 2 → [2, −2] / 2.5 = [0.8, −0.8]; dimension 1 mean 0.5,
-        // deviation 0.5 → [0.5, −0.5] / 1 = [0.5, −0.5]. Window [0.8, 0.5, −0.8, −0.5]:
-        // hidden 0.8 + 0.8 − 1 + 0.5 = 1.1; 0.5·0 − 1 → 0; −0.8 − 0.5 → 0; output 1.1 − 0.5 = 0.6.
-        var head = Self.tinyHead(normalized: true)
-        head.windowStandardizationFloor = 0.5
-        #expect(abs(Double(head.score(window: [2, 4, 0, 2])) - Self.sigmoid(0.6)) < 1e-6)
-    }
-
-    @Test func aHeadStandardisedOverItsWindowDoesNotSeeAnOffsetThatStaysAcrossIt() {
-        var generator = SeededGenerator(seed: 11)
-        var head = WakeHead.initialized(windowEmbeddings: 16, dimension: 96, hidden: [8], generator: &generator)
-        head.featureMean = (0..<96).map { _ in generator.gaussianFloat() }
-        head.featureScale = (0..<96).map { _ in generator.unitFloat() + 0.5 }
-        let window = (0..<(16 * 96)).map { _ in generator.gaussianFloat() }
-        let offsets = (0..<96).map { _ in 3 * generator.gaussianFloat() }
-        let shifted = window.enumerated().map { $0.element + offsets[$0.offset % 96] }
-        #expect(abs(head.score(window: window) - head.score(window: shifted)) > 1e-3)
-        head.windowStandardizationFloor = 0.3
-        #expect(abs(head.score(window: window) - head.score(window: shifted)) < 1e-4)
-        #expect(abs(head.scores(windows: window + shifted)[1] - head.score(window: window)) < 1e-4)
-    }
-
     @Test func aRealisticHeadAgreesWithAPlainReferenceLoop() {
         var generator = SeededGenerator(seed: 7)
         var head = WakeHead.initialized(windowEmbeddings: 16, dimension: 96, hidden: [37, 10], leak: 0.01,

@@ -59,12 +59,6 @@ final class PhraseTrainer {
     /// 1–12 of the 96 channels, is set to the training mean for one step.
     static let embeddingMaskChance: Float = 0
     static let channelMaskChance: Float = 0
-    /// The heads see each window standardised over its steps, per dimension
-    /// (`WakeHead.windowStandardizationFloor`): what stays constant across a
-    /// window — much of what tells one engine's voice from another's — is
-    /// taken away. 0.3 (normalised units) keeps a dimension that barely moves
-    /// from being blown up; the value of the probe that suggested it.
-    static let windowStandardizationFloor: Float = 0.3
 
     /// The plan's budget for `minutes` of wall time.
     static func budget(minutes: Double) -> TrainingBudget {
@@ -198,7 +192,6 @@ final class PhraseTrainer {
         trainer.settings.weightDecay = Self.weightDecay
         trainer.settings.embeddingMaskChance = Self.embeddingMaskChance
         trainer.settings.channelMaskChance = Self.channelMaskChance
-        trainer.settings.windowStandardizationFloor = Self.windowStandardizationFloor
         let rounds = 1 + Self.ensembleSize
         let first = try train(trainer, examples: examples, validation: validation, round: 1, of: rounds)
 
