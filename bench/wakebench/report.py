@@ -241,6 +241,15 @@ def split_table(metrics: list[Metrics]) -> str:
     return "\n".join(lines)
 
 
+def training_origin(phrase: dict[str, Any]) -> str:
+    """Where a phrase's model came from in this run, for the training table."""
+    if phrase.get("cached"):
+        return "kept from an earlier run (same training key)"
+    if phrase.get("from_feature_cache"):
+        return "trained in this run from a developer's feature cache (EARS_TRAIN_FEATURES): no synthesis, times are not a user's"
+    return "trained in this run"
+
+
 def training_table(training: dict[str, Any] | None) -> str:
     """Each phrase's model: training wall and CPU time, the voices it held out."""
     if not training:
@@ -252,7 +261,7 @@ def training_table(training: dict[str, Any] | None) -> str:
         load = p.get("load_average")
         own = next((line.split("): ", 1)[1] for line in p.get("summary", []) if "held-out voices (" in line and "): " in line), "—")
         lines.append(f"| {p['phrase']} | {p['wall_s']:.0f} | {p['cpu_s']:.0f} | {'—' if load is None else load} | {', '.join(p['held_out_voices']) or 'none named'} | {own} | "
-                     f"{'kept from an earlier run (same training key)' if p.get('cached') else 'trained in this run'} |")
+                     f"{training_origin(p)} |")
     lines += ["", f"Models: `{training['directory']}` (training sources' digest `{training.get('sources_digest', '?')}`, seed {training['seed']}); "
                   f"held out by every phrase's model: {', '.join(training['held_out_engines']) or 'no engine'}."]
     return "\n".join(lines)

@@ -52,6 +52,9 @@ class TrainedPhrase:
     # The machine's 1-minute load average when training ended: wall time on a shared
     # machine grows with it (CPU time much less), so the reader can judge the wall figure.
     load_average: float | None = None
+    # True when `ears train` heard its clips from a developer's feature cache
+    # (EARS_TRAIN_FEATURES): no synthesis, so the times are not what a user waits.
+    from_feature_cache: bool = False
 
     @property
     def held_out_engines(self) -> list[str]:
@@ -86,6 +89,10 @@ class Training:
     def from_json(d: dict[str, Any]) -> "Training":
         return Training(d["directory"], d.get("sources_digest", d.get("binary_sha256", "")), d["seed"],
                         [TrainedPhrase(**p) for p in d["phrases"]])
+
+
+# What `ears train` prints (stderr) when it reads a developer's feature cache.
+FEATURE_CACHE_NOTE = "from the feature cache"
 
 
 def parse_held_out(stdout: str) -> list[str]:
@@ -130,7 +137,8 @@ def train_all(ears: str, phrases: list[str], out: str, seed: int, log: Callable[
                 # stderr is ears's own progress and error sentence; no audio or transcript.
                 raise RuntimeError(f"ears train failed for \"{phrase}\" (exit {rc}): {stderr.strip()[-800:]}\n  {shlex.join(cmd)}")
             trained = TrainedPhrase(phrase, model, wall, cpu, parse_held_out(stdout), stdout.strip().splitlines(),
-                                    load_average=round(os.getloadavg()[0], 1))
+                                    load_average=round(os.getloadavg()[0], 1),
+                                    from_feature_cache=FEATURE_CACHE_NOTE in stderr)
             log(f"wake: trained \"{phrase}\" in {wall:.0f} s ({cpu:.0f} CPU s); held out: {', '.join(trained.held_out_voices) or 'none'}")
             # The record last: a model without one is trained again.
             json.dump(asdict(trained), open(record_path, "w"), indent=1)
