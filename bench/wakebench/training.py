@@ -91,7 +91,8 @@ class Training:
                         [TrainedPhrase(**p) for p in d["phrases"]])
 
 
-# What `ears train` prints (stderr) when it reads a developer's feature cache.
+# What `ears train` prints (stderr) when it reads a developer's feature cache
+# ("heard N clips from the feature cache …", PhraseTrainer.swift).
 FEATURE_CACHE_NOTE = "from the feature cache"
 
 
