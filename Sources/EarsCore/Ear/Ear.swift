@@ -44,12 +44,12 @@ package final class Ear {
     /// of trained models alone). Nil: the heads always hear what the
     /// configuration says.
     package private(set) var quietRoom: QuietRoomDetector?
-    /// When set, every engine (and the suppressor, the gate's admitted audio,
-    /// the heard ring) hears ±1 LSB of noise added to each chunk, as a
-    /// microphone's own noise would give it, so digital silence never
-    /// reaches them (`LeastBitDither`); `ring`, what a capture hands on,
-    /// keeps the audio as it came. Nil: the engines hear it as it came.
-    package private(set) var dither: LeastBitDither?
+    /// When set, every engine (and the suppressor, the quiet-room detector,
+    /// the gate, the heard ring) hears a microphone's own noise added to each
+    /// chunk, so digital silence never reaches them (`MicrophoneFloor`,
+    /// `[wake] microphone_floor`); `ring`, what a capture hands on, keeps the
+    /// audio as it came. Nil: the engines hear it as it came.
+    package private(set) var microphoneFloor: MicrophoneFloor?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -66,13 +66,13 @@ package final class Ear {
     /// `rawTranscriber`, if given, hears every chunk as captured (no gate),
     /// or as denoised with `rawHearsDenoised` and a suppressor. `quietRoom`,
     /// if given, lets the heads hear a quiet room as captured (see `quietRoom`);
-    /// `dither`, if given, is added to what the engines hear (see `dither`).
+    /// `microphoneFloor`, if given, is added to what the engines hear (see `microphoneFloor`).
     package init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
                 rawTranscriber: (any Transcriber)? = nil, rawHearsDenoised: Bool = false, quietRoom: QuietRoomDetector? = nil,
-                dither: LeastBitDither? = nil, meter: EarMeter = EarMeter(),
+                microphoneFloor: MicrophoneFloor? = nil, meter: EarMeter = EarMeter(),
                 monotonicSeconds: @escaping @Sendable () -> Double) {
         self.quietRoom = quietRoom
-        self.dither = dither
+        self.microphoneFloor = microphoneFloor
         self.transcriber = transcriber
         self.rawTranscriber = rawTranscriber
         self.rawHearsDenoised = rawHearsDenoised
@@ -103,7 +103,7 @@ package final class Ear {
         endSample = startSample
         suppressor?.reset()
         quietRoom?.reset()
-        dither?.reset()
+        microphoneFloor?.reset()
         gate?.reset()
         try transcriber.start(atSample: startSample)
         try rawTranscriber?.start(atSample: startSample)
@@ -116,9 +116,9 @@ package final class Ear {
         meter.lastAudioAt = monotonicSeconds()
         meter.loudest = max(meter.loudest, chunk.peakLevel)
         ring.append(contentsOf: chunk.samples)
-        // From here on the audio as the engines hear it: with the dither's faint noise, never digital silence.
+        // From here on the audio as the engines hear it: over a microphone's own noise, never digital silence.
         var chunk = chunk
-        if let noisy = dither?.apply(chunk.samples) {
+        if let noisy = microphoneFloor?.apply(chunk.samples) {
             chunk = AudioChunk(samples: noisy, startSample: chunk.startSample)
         }
         let denoised = suppressor.map { AudioChunk(samples: $0.denoise(chunk.samples), startSample: chunk.startSample) } ?? chunk
@@ -140,9 +140,9 @@ package final class Ear {
         if let gate {
             // The gate judges the raw audio (its noise floor is the room's,
             // as before the suppressor), and what it admits is fed as heard
-            // (denoised, dithered: the heard ring; the ring is as it came).
+            // (denoised, over the floor: the heard ring; the ring is as it came).
             toFeed = gate.admit(chunk, ring: ring).map { admitted in
-                suppressor == nil && dither == nil ? admitted : AudioChunk(
+                suppressor == nil && microphoneFloor == nil ? admitted : AudioChunk(
                     samples: heardAudio(fromSample: admitted.startSample, toSample: admitted.endSample),
                     startSample: admitted.startSample)
             }
