@@ -29,7 +29,7 @@ package enum ConfigFlags {
         FlagSpec("--phrase-boost", "W", "PocketSphinx language-model boost for the phrases (0 = off)", group: .acoustic),
         FlagSpec("--speech-gate", "on|off", "keep silence and steady noise from the transcriber", group: .acoustic),
         FlagSpec("--noise-suppression", "on|off", "denoise what the engines hear (raw audio is kept)", group: .acoustic),
-        FlagSpec("--microphone-floor", "on|off", "every engine hears a microphone's own noise, never digital silence (default on)", group: .acoustic),
+        FlagSpec("--microphone-floor", "on|off", "every engine hears a microphone's own noise, never digital silence (default off)", group: .acoustic),
         FlagSpec("--spotter", "keyphrase|transcript", "PocketSphinx keyphrase search (default) or transcription", group: .acoustic),
         FlagSpec("--spotter-threshold", "X", "keyphrase threshold (default 1e-30)", group: .acoustic),
         FlagSpec("--verifier", "on|off", "rescore each candidate on its own audio (default on)", group: .acoustic),
