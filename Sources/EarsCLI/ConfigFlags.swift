@@ -29,6 +29,7 @@ package enum ConfigFlags {
         FlagSpec("--phrase-boost", "W", "PocketSphinx language-model boost for the phrases (0 = off)", group: .acoustic),
         FlagSpec("--speech-gate", "on|off", "keep silence and steady noise from the transcriber", group: .acoustic),
         FlagSpec("--noise-suppression", "on|off", "denoise what the engines hear (raw audio is kept)", group: .acoustic),
+        FlagSpec("--microphone-floor", "on|off", "every engine hears a microphone's own noise, never digital silence (default off)", group: .acoustic),
         FlagSpec("--spotter", "keyphrase|transcript", "PocketSphinx keyphrase search (default) or transcription", group: .acoustic),
         FlagSpec("--spotter-threshold", "X", "keyphrase threshold (default 1e-30)", group: .acoustic),
         FlagSpec("--verifier", "on|off", "rescore each candidate on its own audio (default on)", group: .acoustic),
@@ -89,6 +90,7 @@ package enum ConfigFlags {
             case "--matching": overrides.matching = try FlagValue.choice(name, text, Matching.self)
             case "--runtime-dir": overrides.runtimeDirectory = text
             case "--noise-suppression": overrides.noiseSuppression = try FlagValue.onOff(name, text)
+            case "--microphone-floor": overrides.microphoneFloor = try FlagValue.onOff(name, text)
             case "--spotter": overrides.spotter = try FlagValue.choice(name, text, Spotter.self)
             case "--spotter-threshold": overrides.spotterThreshold = try number(name, text)
             case "--verifier": overrides.verifier = try FlagValue.onOff(name, text)

@@ -140,6 +140,13 @@ package struct EarsConfig: Sendable, Equatable {
     /// (`QuietRoomDetector`): the suppressor costs a quiet room's calls.
     /// On by default since issue 20 (docs/benchmark-quiet-room.md).
     package var quietRoomRaw = true
+    /// `[wake] microphone_floor`: every engine hears a microphone's own
+    /// noise (pink, −74 dBFS: `MicrophoneFloor`) under the audio, so digital
+    /// silence never reaches one; the ring a capture hands on is as captured.
+    /// Off by default: measured, it helped the trained heads (more calls in
+    /// digital silence, fewer near-miss sentences) but the acoustic route
+    /// woke more often on speech (docs/benchmark-microphone-floor.md).
+    package var microphoneFloor = false
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

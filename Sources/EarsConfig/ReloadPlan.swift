@@ -66,6 +66,7 @@ package struct ReloadPlan: Sendable, Equatable {
             || old.headAloneScore != effective.headAloneScore || old.sureVerifierScore != effective.sureVerifierScore
             || old.bothRoutesVerifier != effective.bothRoutesVerifier
             || old.acousticOnLean != effective.acousticOnLean || old.quietRoomRaw != effective.quietRoomRaw
+            || old.microphoneFloor != effective.microphoneFloor
             || old.spotter != effective.spotter || old.spotterThreshold != effective.spotterThreshold
             || old.phrases.map(\.text) != effective.phrases.map(\.text)
             || old.trainedModels != effective.trainedModels || old.modelsDirectory != effective.modelsDirectory

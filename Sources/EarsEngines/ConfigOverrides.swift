@@ -50,6 +50,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedDenoise: Bool??
     /// `--quiet-room-raw on|off`: `[wake] quiet_room_raw`.
     package var quietRoomRaw: Bool?
+    /// `--microphone-floor on|off`: `[wake] microphone_floor`.
+    package var microphoneFloor: Bool?
     /// `--auto-train on|off`: `[wake] auto_train`.
     package var autoTrain: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.
@@ -90,6 +92,7 @@ package struct ConfigOverrides: Equatable {
         if let acousticOnLean { config.acousticOnLean = acousticOnLean }
         if let trainedDenoise { config.trainedDenoise = trainedDenoise }
         if let quietRoomRaw { config.quietRoomRaw = quietRoomRaw }
+        if let microphoneFloor { config.microphoneFloor = microphoneFloor }
         if let autoTrain { config.autoTrain = autoTrain }
     }
 }

@@ -151,7 +151,9 @@ package enum EngineFactory {
 
     /// The ear for `engines`: the gate and noise suppressor `config` asks for
     /// sit in front of the acoustic engine; trained models hear every chunk,
-    /// denoised or as captured as they were trained (`trainedDenoise`).
+    /// denoised or as captured as they were trained (`trainedDenoise`). Every
+    /// engine hears a microphone's own noise under the audio, so digital
+    /// silence never reaches one (`MicrophoneFloor`, `[wake] microphone_floor`).
     package static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         switch engines {
         case let .acoustic(engine):
@@ -160,7 +162,7 @@ package enum EngineFactory {
             // No gate: the heads hear every chunk, denoised as they were trained (or as `trained_denoise` says).
             let denoised = trainedDenoise(config, engine)
             return Ear(transcriber: engine, suppressor: denoised ? try suppressor(for: config) : nil,
-                       quietRoom: quietRoom(config, headsHearDenoised: denoised),
+                       quietRoom: quietRoom(config, headsHearDenoised: denoised), microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil,
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
             // With both routes the heads' leans are watched: the judge asks
@@ -174,7 +176,7 @@ package enum EngineFactory {
             return Ear(transcriber: acoustic, gate: gate, suppressor: try suppressor(for: config),
                        rawTranscriber: watch ?? trained, rawHearsDenoised: trainedDenoise(config, trained),
                        quietRoom: quietRoom(config, headsHearDenoised: trainedDenoise(config, trained)),
-                       meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+                       microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil, meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
     }
 
@@ -238,7 +240,8 @@ package enum EngineFactory {
     /// The ear for `config` around `transcriber`: gate and noise suppressor as configured.
     package static func ear(for config: EarsConfig, transcriber: any Transcriber, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
-            suppressor: try suppressor(for: config), meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+            suppressor: try suppressor(for: config), microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil, meter: meter,
+            monotonicSeconds: ProcessClock.monotonicSeconds)
     }
 
     /// The verifier for the phrases the acoustic route judges (those without

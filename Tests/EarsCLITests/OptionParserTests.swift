@@ -138,6 +138,21 @@ import EarsEngines
         }
     }
 
+    @Test("--microphone-floor on|off sets whether the engines hear a microphone's own noise, and not given leaves the file's")
+    func microphoneFloorFlag() throws {
+        var config = EarsConfig()
+        #expect(!config.microphoneFloor) // off by default
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "on")])).apply(to: &config)
+        #expect(config.microphoneFloor)
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [])).apply(to: &config)
+        #expect(config.microphoneFloor)
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "off")])).apply(to: &config)
+        #expect(!config.microphoneFloor)
+        #expect(throws: UsageError.self) {
+            try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "loud")]))
+        }
+    }
+
     @Test("overrides read in order: --phrase adds, others take the last")
     func overridesInOrder() throws {
         let parsed = ParsedArguments(flags: [.init(name: "--phrase", value: "a"), .init(name: "--phrase", value: "b"),

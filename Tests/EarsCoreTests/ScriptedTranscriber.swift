@@ -11,6 +11,8 @@ final class ScriptedTranscriber: Transcriber {
     private(set) var started = 0
     /// The samples of every feed, in order.
     private(set) var fedSamples: [[Int16]] = []
+    /// Where each feed's samples start (audio time in samples), in order.
+    private(set) var fedStarts: [Int64] = []
 
     init(script: [Int: [TranscriptPiece]] = [:]) { self.script = script }
 
@@ -18,6 +20,7 @@ final class ScriptedTranscriber: Transcriber {
     func feed(_ samples: [Int16], atSample startSample: Int64) throws(TranscriberError) -> [TranscriptPiece] {
         defer { feeds += 1 }
         fedSamples.append(samples)
+        fedStarts.append(startSample)
         return script[feeds] ?? []
     }
     func finish() throws(TranscriberError) -> [TranscriptPiece] { [] }

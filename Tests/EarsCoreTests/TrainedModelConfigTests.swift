@@ -15,6 +15,7 @@ import Testing
         trained_threshold = 0.8
         trained_denoise = on
         quiet_room_raw = off
+        microphone_floor = on
         head_agreement = 0.9
         head_alone_score = 0.999
         sure_verifier_score = 0.9
@@ -22,6 +23,7 @@ import Testing
         """, file: "ears.conf")
         #expect(!config.trainedModels)
         #expect(!config.quietRoomRaw)
+        #expect(config.microphoneFloor)
         #expect(config.trainedDenoise == true)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
@@ -41,6 +43,7 @@ import Testing
         #expect(config.trainedThreshold == nil)
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
         #expect(config.quietRoomRaw) // ...except a quiet room, heard as captured
+        #expect(!config.microphoneFloor) // engines hear the audio as it came (an option: the benchmark's page for it)
         #expect(config.headAgreement == WakeJudge.headAgreementScore)
         #expect(config.bothRoutesVerifier) // a trained phrase's acoustic detection meets the verifier, then the head
     }

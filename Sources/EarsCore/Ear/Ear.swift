@@ -44,6 +44,12 @@ package final class Ear {
     /// of trained models alone). Nil: the heads always hear what the
     /// configuration says.
     package private(set) var quietRoom: QuietRoomDetector?
+    /// When set, every engine (and the suppressor, the quiet-room detector,
+    /// the gate, the heard ring) hears a microphone's own noise added to each
+    /// chunk, so digital silence never reaches them (`MicrophoneFloor`,
+    /// `[wake] microphone_floor`); `ring`, what a capture hands on, keeps the
+    /// audio as it came. Nil: the engines hear it as it came.
+    package private(set) var microphoneFloor: MicrophoneFloor?
 
     private var finals: [TranscriptPiece] = []
     private var volatile: TranscriptPiece?
@@ -59,11 +65,14 @@ package final class Ear {
     /// `suppressor`, if given, denoises what the gate and the engine see.
     /// `rawTranscriber`, if given, hears every chunk as captured (no gate),
     /// or as denoised with `rawHearsDenoised` and a suppressor. `quietRoom`,
-    /// if given, lets the heads hear a quiet room as captured (see `quietRoom`).
+    /// if given, lets the heads hear a quiet room as captured (see `quietRoom`);
+    /// `microphoneFloor`, if given, is added to what the engines hear (see `microphoneFloor`).
     package init(transcriber: any Transcriber, gate: SpeechGate? = nil, suppressor: (any NoiseSuppressor)? = nil,
                 rawTranscriber: (any Transcriber)? = nil, rawHearsDenoised: Bool = false, quietRoom: QuietRoomDetector? = nil,
-                meter: EarMeter = EarMeter(), monotonicSeconds: @escaping @Sendable () -> Double) {
+                microphoneFloor: MicrophoneFloor? = nil, meter: EarMeter = EarMeter(),
+                monotonicSeconds: @escaping @Sendable () -> Double) {
         self.quietRoom = quietRoom
+        self.microphoneFloor = microphoneFloor
         self.transcriber = transcriber
         self.rawTranscriber = rawTranscriber
         self.rawHearsDenoised = rawHearsDenoised
@@ -94,6 +103,7 @@ package final class Ear {
         endSample = startSample
         suppressor?.reset()
         quietRoom?.reset()
+        microphoneFloor?.reset()
         gate?.reset()
         try transcriber.start(atSample: startSample)
         try rawTranscriber?.start(atSample: startSample)
@@ -106,6 +116,11 @@ package final class Ear {
         meter.lastAudioAt = monotonicSeconds()
         meter.loudest = max(meter.loudest, chunk.peakLevel)
         ring.append(contentsOf: chunk.samples)
+        // From here on the audio as the engines hear it: over a microphone's own noise, never digital silence.
+        var chunk = chunk
+        if let noisy = microphoneFloor?.apply(chunk.samples) {
+            chunk = AudioChunk(samples: noisy, startSample: chunk.startSample)
+        }
         let denoised = suppressor.map { AudioChunk(samples: $0.denoise(chunk.samples), startSample: chunk.startSample) } ?? chunk
         // The suppressor hears every chunk, quiet or not, so its noise
         // estimate is ready when the room turns noisy.
@@ -118,14 +133,16 @@ package final class Ear {
         // (`HeadLeanGate`) must know of a lean in this very chunk.
         var produced: [TranscriptPiece] = []
         if let rawTranscriber {
-            produced += try rawTranscriber.feed(rawHearsDenoised && !quiet ? denoised.samples : chunk.samples, atSample: chunk.startSample)
+            produced += try rawTranscriber.feed(rawHearsDenoised && !quiet ? denoised.samples : chunk.samples,
+                                                atSample: chunk.startSample)
         }
         var toFeed: [AudioChunk] = [heard]
         if let gate {
             // The gate judges the raw audio (its noise floor is the room's,
-            // as before the suppressor), and what it admits is fed as heard.
+            // as before the suppressor), and what it admits is fed as heard
+            // (denoised, over the floor: the heard ring; the ring is as it came).
             toFeed = gate.admit(chunk, ring: ring).map { admitted in
-                suppressor == nil ? admitted : AudioChunk(
+                suppressor == nil && microphoneFloor == nil ? admitted : AudioChunk(
                     samples: heardAudio(fromSample: admitted.startSample, toSample: admitted.endSample),
                     startSample: admitted.startSample)
             }
