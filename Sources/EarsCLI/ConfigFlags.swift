@@ -29,7 +29,7 @@ package enum ConfigFlags {
         FlagSpec("--phrase-boost", "W", "PocketSphinx language-model boost for the phrases (0 = off)", group: .acoustic),
         FlagSpec("--speech-gate", "on|off", "keep silence and steady noise from the transcriber", group: .acoustic),
         FlagSpec("--noise-suppression", "on|off", "denoise what the engines hear (raw audio is kept)", group: .acoustic),
-        FlagSpec("--microphone-floor", "on|off", "every engine hears a microphone's own noise, never digital silence (default off)", group: .acoustic),
+        FlagSpec("--microphone-floor", "auto|on|off", "every engine hears a microphone's own noise, never digital silence (default auto: when every phrase has a model)", group: .acoustic),
         FlagSpec("--spotter", "keyphrase|transcript", "PocketSphinx keyphrase search (default) or transcription", group: .acoustic),
         FlagSpec("--spotter-threshold", "X", "keyphrase threshold (default 1e-30)", group: .acoustic),
         FlagSpec("--verifier", "on|off", "rescore each candidate on its own audio (default on)", group: .acoustic),
@@ -90,7 +90,11 @@ package enum ConfigFlags {
             case "--matching": overrides.matching = try FlagValue.choice(name, text, Matching.self)
             case "--runtime-dir": overrides.runtimeDirectory = text
             case "--noise-suppression": overrides.noiseSuppression = try FlagValue.onOff(name, text)
-            case "--microphone-floor": overrides.microphoneFloor = try FlagValue.onOff(name, text)
+            case "--microphone-floor":
+                guard let setting = ConfigParser.parseAutoSwitch(text) else {
+                    throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")
+                }
+                overrides.microphoneFloor = setting
             case "--spotter": overrides.spotter = try FlagValue.choice(name, text, Spotter.self)
             case "--spotter-threshold": overrides.spotterThreshold = try number(name, text)
             case "--verifier": overrides.verifier = try FlagValue.onOff(name, text)

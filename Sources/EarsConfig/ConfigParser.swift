@@ -305,7 +305,12 @@ package enum ConfigParser {
             return nil
         },
         switchKey(section: "wake", name: "quiet_room_raw", allowed: "on or off: trained models that hear denoised audio hear a quiet room (noise floor under -58 dBFS) as captured") { $0.quietRoomRaw = $1 },
-        switchKey(section: "wake", name: "microphone_floor", allowed: "on or off: the engines hear a microphone's own noise (-74 dBFS) under the audio, so digital silence never reaches them (default off)") { $0.microphoneFloor = $1 },
+        Key(section: "wake", name: "microphone_floor",
+            allowed: "auto, on or off: the engines hear a microphone's own noise (-74 dBFS) under the audio, so digital silence never reaches them (default auto: when every phrase has a trained model)") { config, value, _ in
+            guard let setting = parseAutoSwitch(value) else { return "not auto, on or off" }
+            config.microphoneFloor = setting
+            return nil
+        },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         switchKey(section: "wake", name: "both_routes", allowed: "on or off: a phrase with a trained model is also heard by the acoustic route, whose detection wakes when the phrase's head agrees") { $0.bothRoutes = $1 },
         switchKey(section: "wake", name: "both_routes_verifier", allowed: "on or off (default on): with both_routes, an acoustic detection of a phrase with a trained model is also put to the verifier before its head's agreement") { $0.bothRoutesVerifier = $1 },

@@ -143,10 +143,12 @@ package struct EarsConfig: Sendable, Equatable {
     /// `[wake] microphone_floor`: every engine hears a microphone's own
     /// noise (pink, −74 dBFS: `MicrophoneFloor`) under the audio, so digital
     /// silence never reaches one; the ring a capture hands on is as captured.
-    /// Off by default: measured, it helped the trained heads (more calls in
-    /// digital silence, fewer near-miss sentences) but the acoustic route
-    /// woke more often on speech (docs/benchmark-microphone-floor.md).
-    package var microphoneFloor = false
+    /// nil (`auto`, the default): on when every phrase has a trained model
+    /// — measured, it gave the trained heads more calls in digital silence
+    /// and fewer near-miss wakes, while the acoustic route alone woke more
+    /// often on speech (docs/benchmark-microphone-floor.md,
+    /// docs/benchmark-quick-microphone-floor.md).
+    package var microphoneFloor: Bool?
     /// `[wake] trained_threshold`: the score (0…1) a trained model's head
     /// needs; nil means each model's own threshold, chosen when it was trained.
     package var trainedThreshold: Double?

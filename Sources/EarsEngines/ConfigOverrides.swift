@@ -50,8 +50,8 @@ package struct ConfigOverrides: Equatable {
     package var trainedDenoise: Bool??
     /// `--quiet-room-raw on|off`: `[wake] quiet_room_raw`.
     package var quietRoomRaw: Bool?
-    /// `--microphone-floor on|off`: `[wake] microphone_floor`.
-    package var microphoneFloor: Bool?
+    /// `--microphone-floor auto|on|off`: `[wake] microphone_floor` (`.some(nil)`: auto).
+    package var microphoneFloor: Bool??
     /// `--auto-train on|off`: `[wake] auto_train`.
     package var autoTrain: Bool?
     /// `listen --uri URI` (repeatable): replaces the configured `[wyoming] uri` addresses.

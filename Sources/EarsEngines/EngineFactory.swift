@@ -151,9 +151,10 @@ package enum EngineFactory {
 
     /// The ear for `engines`: the gate and noise suppressor `config` asks for
     /// sit in front of the acoustic engine; trained models hear every chunk,
-    /// denoised or as captured as they were trained (`trainedDenoise`). Every
-    /// engine hears a microphone's own noise under the audio, so digital
-    /// silence never reaches one (`MicrophoneFloor`, `[wake] microphone_floor`).
+    /// denoised or as captured as they were trained (`trainedDenoise`). With
+    /// `[wake] microphone_floor` (by default when every phrase is trained)
+    /// every engine hears a microphone's own noise under the audio, so digital
+    /// silence never reaches one (`MicrophoneFloor`).
     package static func ear(for config: EarsConfig, engines: Engines, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         switch engines {
         case let .acoustic(engine):
@@ -162,7 +163,8 @@ package enum EngineFactory {
             // No gate: the heads hear every chunk, denoised as they were trained (or as `trained_denoise` says).
             let denoised = trainedDenoise(config, engine)
             return Ear(transcriber: engine, suppressor: denoised ? try suppressor(for: config) : nil,
-                       quietRoom: quietRoom(config, headsHearDenoised: denoised), microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil,
+                       quietRoom: quietRoom(config, headsHearDenoised: denoised),
+                       microphoneFloor: microphoneFloor(config, everyPhraseTrained: true),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         case let .both(acoustic, trained):
             // With both routes the heads' leans are watched: the judge asks
@@ -176,8 +178,19 @@ package enum EngineFactory {
             return Ear(transcriber: acoustic, gate: gate, suppressor: try suppressor(for: config),
                        rawTranscriber: watch ?? trained, rawHearsDenoised: trainedDenoise(config, trained),
                        quietRoom: quietRoom(config, headsHearDenoised: trainedDenoise(config, trained)),
-                       microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil, meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
+                       microphoneFloor: microphoneFloor(config, everyPhraseTrained: Set(config.phrases.map(\.text))
+                           .isSubset(of: Set(trained.models.map(\.phrase)))),
+                       meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
+    }
+
+    /// The microphone floor an ear's engines hear (`[wake] microphone_floor`):
+    /// on or off as set; `auto` (nil): on when every configured phrase has a
+    /// trained model (`everyPhraseTrained`), the configuration it was
+    /// measured to help (docs/benchmark-microphone-floor.md: the acoustic
+    /// route alone woke more often over it). Nil: the engines hear the audio as it came.
+    package static func microphoneFloor(_ config: EarsConfig, everyPhraseTrained: Bool) -> MicrophoneFloor? {
+        (config.microphoneFloor ?? everyPhraseTrained) ? MicrophoneFloor() : nil
     }
 
     /// The head scores watched with both routes (`HeadLeanWatch`): `[wake]
@@ -240,7 +253,7 @@ package enum EngineFactory {
     /// The ear for `config` around `transcriber`: gate and noise suppressor as configured.
     package static func ear(for config: EarsConfig, transcriber: any Transcriber, meter: EarMeter = EarMeter()) throws(TranscriberError) -> Ear {
         Ear(transcriber: transcriber, gate: config.speechGate ? EnergySpeechGate() : nil,
-            suppressor: try suppressor(for: config), microphoneFloor: config.microphoneFloor ? MicrophoneFloor() : nil, meter: meter,
+            suppressor: try suppressor(for: config), microphoneFloor: microphoneFloor(config, everyPhraseTrained: false), meter: meter,
             monotonicSeconds: ProcessClock.monotonicSeconds)
     }
 

@@ -138,19 +138,32 @@ import EarsEngines
         }
     }
 
-    @Test("--microphone-floor on|off sets whether the engines hear a microphone's own noise, and not given leaves the file's")
+    @Test("--microphone-floor auto|on|off sets whether the engines hear a microphone's own noise, and not given leaves the file's")
     func microphoneFloorFlag() throws {
         var config = EarsConfig()
-        #expect(!config.microphoneFloor) // off by default
+        #expect(config.microphoneFloor == nil) // auto by default
         try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "on")])).apply(to: &config)
-        #expect(config.microphoneFloor)
+        #expect(config.microphoneFloor == true)
         try ConfigFlags.overrides(from: ParsedArguments(flags: [])).apply(to: &config)
-        #expect(config.microphoneFloor)
+        #expect(config.microphoneFloor == true)
         try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "off")])).apply(to: &config)
-        #expect(!config.microphoneFloor)
+        #expect(config.microphoneFloor == false)
+        try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "auto")])).apply(to: &config)
+        #expect(config.microphoneFloor == nil)
         #expect(throws: UsageError.self) {
             try ConfigFlags.overrides(from: ParsedArguments(flags: [.init(name: "--microphone-floor", value: "loud")]))
         }
+    }
+
+    @Test("at auto an ear hears the microphone floor only when every phrase has a trained model; on and off decide for every ear")
+    func microphoneFloorAuto() {
+        var config = EarsConfig()
+        #expect(EngineFactory.microphoneFloor(config, everyPhraseTrained: true) != nil)
+        #expect(EngineFactory.microphoneFloor(config, everyPhraseTrained: false) == nil)
+        config.microphoneFloor = true
+        #expect(EngineFactory.microphoneFloor(config, everyPhraseTrained: false) != nil)
+        config.microphoneFloor = false
+        #expect(EngineFactory.microphoneFloor(config, everyPhraseTrained: true) == nil)
     }
 
     @Test("overrides read in order: --phrase adds, others take the last")

@@ -23,7 +23,7 @@ import Testing
         """, file: "ears.conf")
         #expect(!config.trainedModels)
         #expect(!config.quietRoomRaw)
-        #expect(config.microphoneFloor)
+        #expect(config.microphoneFloor == true)
         #expect(config.trainedDenoise == true)
         #expect(config.modelsDirectory == "/srv/ears/models")
         #expect(config.trainedThreshold == 0.8)
@@ -33,6 +33,9 @@ import Testing
         #expect(!config.bothRoutesVerifier)
         #expect(try ConfigParser.parse("[wake]\nhead_alone_score = off\n", file: "f").headAloneScore == nil)
         #expect(try ConfigParser.parse("[wake]\nsure_verifier_score = off\n", file: "f").sureVerifierScore == nil)
+        #expect(try ConfigParser.parse("[wake]\nmicrophone_floor = auto\n", file: "f").microphoneFloor == nil)
+        #expect(try ConfigParser.parse("[wake]\nmicrophone_floor = off\n", file: "f").microphoneFloor == false)
+        #expect(throws: ConfigError.self) { try ConfigParser.parse("[wake]\nmicrophone_floor = loud\n", file: "f") }
     }
 
     @Test("by default trained models are used, from the state directory, at each model's own threshold")
@@ -43,7 +46,7 @@ import Testing
         #expect(config.trainedThreshold == nil)
         #expect(config.trainedDenoise == nil) // auto: the models hear what they were trained on
         #expect(config.quietRoomRaw) // ...except a quiet room, heard as captured
-        #expect(!config.microphoneFloor) // engines hear the audio as it came (an option: the benchmark's page for it)
+        #expect(config.microphoneFloor == nil) // auto: the floor when every phrase has a model
         #expect(config.headAgreement == WakeJudge.headAgreementScore)
         #expect(config.bothRoutesVerifier) // a trained phrase's acoustic detection meets the verifier, then the head
     }

@@ -26,11 +26,13 @@ import Foundation // pow, once
 /// benchmark's quietest, a 40 dB floor, sits near −62) it adds a fraction
 /// of a decibel.
 ///
-/// An option (`[wake] microphone_floor`), off by default: on the
-/// benchmark's full streams with the page of record's models it gave the
-/// trained heads 8 more of 165 clean calls and 22 instead of 28 near-miss
-/// wakes for one more false wake, but the acoustic route alone three more
-/// false wakes (docs/benchmark-microphone-floor.md).
+/// When (`[wake] microphone_floor`, default auto): when every phrase has a
+/// trained model. On the benchmark's full streams with the page of record's
+/// models it gave the trained heads 8 more of 165 clean calls and 22 instead
+/// of 28 near-miss wakes for one more false wake, but the acoustic route
+/// alone three more false wakes (docs/benchmark-microphone-floor.md); the
+/// quick benchmark's streams, which it was not chosen on, confirmed the
+/// trained heads' part (docs/benchmark-quick-microphone-floor.md).
 ///
 /// The ring a capture hands on keeps the audio as it came; only what the
 /// engines hear carries the floor. Deterministic: a fixed seed, restarted by
