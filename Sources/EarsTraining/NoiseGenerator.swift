@@ -53,20 +53,12 @@ package struct NoiseGenerator: Sendable {
         return Self.normalized(samples, toRMS: Self.noiseRMS)
     }
 
-    /// Kellet's refined pink filter over Gaussian white noise.
+    /// Kellet's refined pink filter (`PinkFilter`) over Gaussian white noise.
     private mutating func pink(count: Int) -> [Double] {
-        var b0 = 0.0, b1 = 0.0, b2 = 0.0, b3 = 0.0, b4 = 0.0, b5 = 0.0, b6 = 0.0
+        var filter = PinkFilter()
         var out = [Double](repeating: 0, count: count)
         for index in 0..<count {
-            let white = generator.gaussian()
-            b0 = 0.99886 * b0 + white * 0.0555179
-            b1 = 0.99332 * b1 + white * 0.0750759
-            b2 = 0.96900 * b2 + white * 0.1538520
-            b3 = 0.86650 * b3 + white * 0.3104856
-            b4 = 0.55000 * b4 + white * 0.5329522
-            b5 = -0.7616 * b5 - white * 0.0168980
-            out[index] = b0 + b1 + b2 + b3 + b4 + b5 + b6 + white * 0.5362
-            b6 = white * 0.115926
+            out[index] = filter.next(white: generator.gaussian())
         }
         return out
     }
