@@ -90,11 +90,7 @@ package enum ConfigFlags {
             case "--matching": overrides.matching = try FlagValue.choice(name, text, Matching.self)
             case "--runtime-dir": overrides.runtimeDirectory = text
             case "--noise-suppression": overrides.noiseSuppression = try FlagValue.onOff(name, text)
-            case "--microphone-floor":
-                guard let setting = ConfigParser.parseAutoSwitch(text) else {
-                    throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")
-                }
-                overrides.microphoneFloor = setting
+            case "--microphone-floor": overrides.microphoneFloor = .some(try FlagValue.autoOnOff(name, text))
             case "--spotter": overrides.spotter = try FlagValue.choice(name, text, Spotter.self)
             case "--spotter-threshold": overrides.spotterThreshold = try number(name, text)
             case "--verifier": overrides.verifier = try FlagValue.onOff(name, text)
@@ -112,11 +108,7 @@ package enum ConfigFlags {
             case "--sure-verifier-score": overrides.sureVerifierScore = text == "off" ? .some(nil) : .some(try number(name, text))
             case "--acoustic-on-lean": overrides.acousticOnLean = try FlagValue.onOff(name, text)
             case "--quiet-room-raw": overrides.quietRoomRaw = try FlagValue.onOff(name, text)
-            case "--trained-denoise":
-                guard let setting = ConfigParser.parseAutoSwitch(text) else {
-                    throw UsageError(description: "ears: \(name) \(text) is not auto, on or off")
-                }
-                overrides.trainedDenoise = setting
+            case "--trained-denoise": overrides.trainedDenoise = .some(try FlagValue.autoOnOff(name, text))
             case "--auto-train": overrides.autoTrain = try FlagValue.onOff(name, text)
             default: continue
             }

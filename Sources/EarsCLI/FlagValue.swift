@@ -27,6 +27,14 @@ package enum FlagValue {
         return on
     }
 
+    /// auto/on/off (the switches as in `onOff`): nil for auto.
+    package static func autoOnOff(_ flag: String, _ text: String) throws(UsageError) -> Bool? {
+        guard let setting = ConfigParser.parseAutoSwitch(text) else {
+            throw UsageError(description: "ears: \(flag) \(text) is not auto, on or off")
+        }
+        return setting
+    }
+
     /// One of an enumeration's raw values.
     package static func choice<Choice: RawRepresentable & CaseIterable>(_ flag: String, _ text: String, _: Choice.Type) throws(UsageError) -> Choice
     where Choice.RawValue == String {

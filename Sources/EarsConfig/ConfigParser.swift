@@ -171,6 +171,16 @@ package enum ConfigParser {
         }
     }
 
+    /// A key taking auto, on or off (`parseAutoSwitch`): nil for auto.
+    private static func autoSwitchKey(section: String, name: String, allowed: String,
+                                      set: @escaping @Sendable (inout EarsConfig, Bool?) -> Void) -> Key {
+        Key(section: section, name: name, allowed: allowed) { config, value, _ in
+            guard let setting = parseAutoSwitch(value) else { return "not auto, on or off" }
+            set(&config, setting)
+            return nil
+        }
+    }
+
     /// A key taking a number inside `range`, read by `read` (so one helper
     /// serves decimals, whole numbers and octal modes); `problem` is the
     /// error's "not a …" phrase.
@@ -298,19 +308,11 @@ package enum ConfigParser {
         numberKey(section: "wake", name: "verifier_threshold", range: 0.01...0.99, problem: "not a number from 0.01 to 0.99",
                   allowed: "a score from 0.01 to 0.99") { $0.verifierThreshold = $1 },
         switchKey(section: "wake", name: "trained_models", allowed: "on or off: hear a phrase with its model from ears train when there is one") { $0.trainedModels = $1 },
-        Key(section: "wake", name: "trained_denoise",
-            allowed: "auto, on or off: trained models hear the audio through the noise suppressor (default auto: as their models were trained)") { config, value, _ in
-            guard let setting = parseAutoSwitch(value) else { return "not auto, on or off" }
-            config.trainedDenoise = setting
-            return nil
-        },
+        autoSwitchKey(section: "wake", name: "trained_denoise",
+                      allowed: "auto, on or off: trained models hear the audio through the noise suppressor (default auto: as their models were trained)") { $0.trainedDenoise = $1 },
         switchKey(section: "wake", name: "quiet_room_raw", allowed: "on or off: trained models that hear denoised audio hear a quiet room (noise floor under -58 dBFS) as captured") { $0.quietRoomRaw = $1 },
-        Key(section: "wake", name: "microphone_floor",
-            allowed: "auto, on or off: the engines hear a microphone's own noise (-74 dBFS) under the audio, so digital silence never reaches them (default auto: when every phrase has a trained model)") { config, value, _ in
-            guard let setting = parseAutoSwitch(value) else { return "not auto, on or off" }
-            config.microphoneFloor = setting
-            return nil
-        },
+        autoSwitchKey(section: "wake", name: "microphone_floor",
+                      allowed: "auto, on or off: the engines hear a microphone's own noise (-74 dBFS) under the audio, so digital silence never reaches them (default auto: when every phrase has a trained model)") { $0.microphoneFloor = $1 },
         switchKey(section: "wake", name: "trained_contest", allowed: "on or off: refuse a trained model's wake when a sound-alike of the phrase explains the audio better") { $0.trainedContest = $1 },
         switchKey(section: "wake", name: "both_routes", allowed: "on or off: a phrase with a trained model is also heard by the acoustic route, whose detection wakes when the phrase's head agrees") { $0.bothRoutes = $1 },
         switchKey(section: "wake", name: "both_routes_verifier", allowed: "on or off (default on): with both_routes, an acoustic detection of a phrase with a trained model is also put to the verifier before its head's agreement") { $0.bothRoutesVerifier = $1 },

@@ -29,6 +29,8 @@ PEER_RUNNERS = {"porcupine": "porcupine.py", "openwakeword": "oww.py", "microwak
 TRAINING_SOURCES = ["Sources/EarsTraining/*.swift", "Sources/EarsNeural/*.swift",
                     "Sources/EarsTools/Train/*.swift", "Sources/EarsONNX/*.swift", "Sources/EarsSynth/*.swift",
                     "Sources/EarsSpeex/*.swift", "Sources/EarsCore/Audio/NoiseSuppressor.swift",
+                    # training's pink noise (NoiseGenerator) is made by this filter
+                    "Sources/EarsCore/Audio/PinkFilter.swift",
                     # pronunciations: a phrase's sound-alikes and the words it lacks in the dictionary
                     "Sources/EarsPhonetics/Wake/*.swift",
                     ".deps/onnx/openwakeword/resources/models/melspectrogram.onnx",

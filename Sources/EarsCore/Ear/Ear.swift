@@ -138,8 +138,8 @@ package final class Ear {
         }
         var toFeed: [AudioChunk] = [heard]
         if let gate {
-            // The gate judges the raw audio (its noise floor is the room's,
-            // as before the suppressor), and what it admits is fed as heard
+            // The gate judges the audio before the suppressor (its noise floor
+            // is the room's, over the microphone floor when there is one), and what it admits is fed as heard
             // (denoised, over the floor: the heard ring; the ring is as it came).
             toFeed = gate.admit(chunk, ring: ring).map { admitted in
                 suppressor == nil && microphoneFloor == nil ? admitted : AudioChunk(
