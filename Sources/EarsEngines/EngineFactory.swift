@@ -178,8 +178,7 @@ package enum EngineFactory {
             return Ear(transcriber: acoustic, gate: gate, suppressor: try suppressor(for: config),
                        rawTranscriber: watch ?? trained, rawHearsDenoised: trainedDenoise(config, trained),
                        quietRoom: quietRoom(config, headsHearDenoised: trainedDenoise(config, trained)),
-                       microphoneFloor: microphoneFloor(config, everyPhraseTrained: Set(config.phrases.map(\.text))
-                           .isSubset(of: Set(trained.models.map(\.phrase)))),
+                       microphoneFloor: microphoneFloor(config, everyPhraseTrained: untrained(config, trained: trained).phrases.isEmpty),
                        meter: meter, monotonicSeconds: ProcessClock.monotonicSeconds)
         }
     }

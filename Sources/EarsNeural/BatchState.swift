@@ -4,19 +4,30 @@ import EarsCore
 /// The trainer's working memory for one batch: activations, gradients and
 /// Adam's moments, allocated once per run.
 struct BatchState {
+    /// The batch's windows, normalised, one row of `WakeHead.inputCount` each.
     var input: [Float]
     /// The convolution's unrolled input (`WakeHead.forward`), empty without one.
     var columns: [Float]
+    /// Each layer's outputs for the batch (after its activation, dropout applied).
     var activations: [[Float]]
+    /// Each hidden layer's dropout mask (0 or 1 / keep), the shape of its activations.
     var masks: [[Float]]
+    /// The loss's gradient with respect to each layer's pre-activation outputs.
     var deltas: [[Float]]
+    /// Each layer's weight gradient for the batch.
     var weightGradients: [[Float]]
+    /// Each layer's bias gradient for the batch.
     var biasGradients: [[Float]]
+    /// Adam's first moments of each layer's weights, kept across steps.
     var weightMoments: [[Float]]
+    /// Adam's second moments of each layer's weights, kept across steps.
     var weightVariances: [[Float]]
+    /// Adam's first moments of each layer's biases, kept across steps.
     var biasMoments: [[Float]]
+    /// Adam's second moments of each layer's biases, kept across steps.
     var biasVariances: [[Float]]
 
+    /// Zeroed memory for batches of up to `batchSize` windows of `head`.
     init(head: WakeHead, batchSize: Int) {
         input = [Float](repeating: 0, count: batchSize * head.inputCount)
         columns = [Float](repeating: 0, count: batchSize * head.columnsPerWindow)
@@ -187,6 +198,8 @@ struct BatchState {
         return loss / Float(rows)
     }
 
+    /// One Adam update of `parameters` in place from `gradient`, with the
+    /// bias-corrected `rate` and `decay` (1: none) applied to the parameters first.
     static func adam(_ parameters: inout [Float], _ gradient: [Float], _ moment: inout [Float], _ variance: inout [Float],
                      rate: Float, decay: Float, beta1: Float, beta2: Float, epsilon: Float) {
         parameters.withUnsafeMutableBufferPointer { p in
