@@ -1,0 +1,1 @@
+"""bench/vad.py's parts: the speech gates it measures (gates.py)."""
