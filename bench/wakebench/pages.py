@@ -15,16 +15,11 @@ import sys
 from pathlib import Path
 
 from . import compare, config, cpu, report, runners, scoring, streams, training
+from .corpus import BENCH, log
 
-BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(BENCH)
-if BENCH not in sys.path:
-    sys.path.insert(0, BENCH)
-import docblock  # noqa: E402  (bench/docblock.py, beside this package)
-
-
-def log(*a: object) -> None:
-    print(*a, file=sys.stderr, flush=True)
+sys.path.insert(0, BENCH)
+from docblock import replace_block  # noqa: E402  (bench/docblock.py, beside this package)
 
 
 def write_outputs(raw: dict, out: str, doc: str | None) -> None:
@@ -112,7 +107,7 @@ def write_outputs(raw: dict, out: str, doc: str | None) -> None:
         log(f"wake: wrote {doc}, {summary} and {target}")
         if not args.get("quick") and os.path.basename(doc) == "benchmark.md":
             sentence = compare.readme_sentence(metrics, run["commit"], run["date"])
-            docblock.replace_block(Path(ROOT, "README.md"), "bench-wake", "bench/wake.py", [sentence])
+            replace_block(Path(ROOT, "README.md"), "bench-wake", "bench/wake.py", [sentence])
             log("wake: wrote its headline into README.md")
     print("\n".join(md))
     if args.get("compare_to"):
